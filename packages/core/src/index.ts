@@ -1,0 +1,56 @@
+/**
+ * The ctxkit message model, transcript helpers, plugin contracts, typed registry and CtxkitError.
+ * @packageDocumentation
+ */
+export { CtxkitError, type CtxkitErrorCode, type CtxkitErrorOptions } from './ctxkit-error.ts';
+export { memoryStore } from './memory-store.ts';
+export {
+  type AssistantMessage,
+  type ContentPart,
+  type Message,
+  type MessageMeta,
+  type Role,
+  type SystemMessage,
+  textOf,
+  type ToolCall,
+  type ToolMessage,
+  type UserMessage,
+} from './message.ts';
+export {
+  type AnyPlugin,
+  type ErrorClassification,
+  type EstimatorPlugin,
+  type ModelLimits,
+  type PluginBase,
+  type PluginKind,
+  pluginKinds,
+  type ProviderErrorKind,
+  type ProviderPlugin,
+  type ReinjectionBlock,
+  type ReinjectionContext,
+  type ReinjectionSourcePlugin,
+  type SpecificationVersion,
+  type StorePlugin,
+  type SummarizeRequest,
+  type SummarizerPlugin,
+  type ThresholdDecision,
+  type ThresholdInput,
+  type ThresholdPolicyPlugin,
+  type TierCategory,
+  type TierContext,
+  type TierOutcome,
+  type TierPlugin,
+  type TokenizerPlugin,
+  type Usage,
+} from './plugin.ts';
+export { createRegistry, type Falsy, type IdsOf, type PluginFor, type Registry } from './registry.ts';
+export {
+  assertValidTranscript,
+  type MessageSpan,
+  recentTurnsStart,
+  safeCutIndex,
+  segmentRounds,
+  segmentTurns,
+  type TranscriptIssue,
+  validateTranscript,
+} from './transcript.ts';

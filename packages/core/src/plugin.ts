@@ -1,0 +1,210 @@
+import type { Message } from './message.ts';
+
+/** The plugin contract version this release of ctxkit speaks. */
+export type SpecificationVersion = 'v1';
+
+/** Every kind of plugin the registry knows. */
+export type PluginKind =
+  | 'tokenizer'
+  | 'estimator'
+  | 'threshold-policy'
+  | 'tier'
+  | 'summarizer'
+  | 'provider'
+  | 'store'
+  | 'reinjection-source';
+
+/** What every plugin carries: the contract version, a literal kind, and an id unique within its kind. */
+export interface PluginBase<Kind extends PluginKind, Id extends string> {
+  readonly specificationVersion: SpecificationVersion;
+  readonly kind: Kind;
+  readonly id: Id;
+}
+
+/** Counts tokens exactly, as one model family's tokenizer does. */
+export interface TokenizerPlugin<Id extends string = string> extends PluginBase<'tokenizer', Id> {
+  /** Exact token count of plain text; special-token literals in it count as ordinary text. */
+  count(text: string): number;
+  /** Loads what `count` needs (ranks, a WASM module). Callers await it once before the first count. */
+  load?(): Promise<void>;
+}
+
+/** Estimates tokens cheaply, without a tokenizer. */
+export interface EstimatorPlugin<Id extends string = string> extends PluginBase<'estimator', Id> {
+  estimate(text: string): number;
+}
+
+/** What a threshold policy is given: the window of the model serving this request and its output budget. */
+export interface ThresholdInput {
+  contextWindow: number;
+  /** The output budget of the request; 0 when the caller does not know it. */
+  maxOutputTokens: number;
+}
+
+/** When to compact, and how far down. */
+export interface ThresholdDecision {
+  /** Compact when the request measures more than this many tokens. */
+  threshold: number;
+  /** Compaction aims at or below this, so the next step does not compact again. */
+  target: number;
+  /** One line on which bound decided the threshold. */
+  reason: string;
+}
+
+/** Decides the compaction threshold for a window. */
+export interface ThresholdPolicyPlugin<Id extends string = string> extends PluginBase<'threshold-policy', Id> {
+  decide(input: ThresholdInput): ThresholdDecision;
+}
+
+/** One entry in a store. Values are JSON-serialisable. */
+export interface StorePlugin<Id extends string = string> extends PluginBase<'store', Id> {
+  getItem<T = unknown>(key: string): Promise<T | null>;
+  setItem(key: string, value: unknown): Promise<void>;
+  removeItem(key: string): Promise<void>;
+}
+
+/** A request to write a summary of some messages. */
+export interface SummarizeRequest {
+  /** The messages to summarize, as data. */
+  messages: readonly Message[];
+  /** The instructions (template, framing). Summarizers send these as the system prompt. */
+  instructions: string;
+  /** An upper bound for the summary's length in tokens. */
+  maxOutputTokens?: number;
+  signal?: AbortSignal;
+}
+
+/** Writes a summary of messages; a model behind an API, an on-device model, or plain code. */
+export interface SummarizerPlugin<Id extends string = string> extends PluginBase<'summarizer', Id> {
+  /** How many tokens of input the summarizer can read at once; spans larger than this are chunked. */
+  readonly contextWindow?: number;
+  summarize(request: SummarizeRequest): Promise<string>;
+}
+
+/** How a tier relates to the user's settings. */
+export type TierCategory =
+  /** Uses the active model (tier 0). */
+  | 'model'
+  /** Structural safety tiers (microcompaction, images, trim): always run when needed. */
+  | 'structural'
+  /** Runs a model on the user's device (tier 1): gated by the token-compression switch. */
+  | 'on-device';
+
+/** What the engine hands a tier: capabilities are passed in, never imported. */
+export interface TierContext {
+  /** Messages from this index on are the recent turns: the tier returns them verbatim. */
+  readonly protectedStart: number;
+  /** The tier aims at or below this many tokens for the whole request. */
+  readonly targetTokens: number;
+  /** Tokens of a transcript as the manager measures it (floor included). */
+  count(messages: readonly Message[]): number;
+  /** Tokens of a piece of text. */
+  countText(text: string): number;
+  readonly store: StorePlugin;
+  readonly signal: AbortSignal;
+  /** The active model's summarizer, when the host registered one. */
+  readonly summarizer?: SummarizerPlugin;
+  /** Progress for long-running tiers (model loading, chunk n of m). */
+  progress(detail: { message: string; fraction?: number }): void;
+}
+
+/** What a tier did. `skipped` and `failed` leave the transcript as it was, and the next tier runs. */
+export type TierOutcome =
+  | { status: 'applied'; messages: Message[]; detail?: string }
+  | { status: 'skipped'; reason: string }
+  | { status: 'failed'; reason: string; error?: unknown };
+
+/** One compaction step. Keeps the invariants of DESIGN.md §3 (checked by `@ctxkit/testkit`). */
+export interface TierPlugin<Id extends string = string> extends PluginBase<'tier', Id> {
+  readonly category: TierCategory;
+  apply(messages: readonly Message[], context: TierContext): Promise<TierOutcome>;
+}
+
+/** Token usage a provider reported for one response. */
+export interface Usage {
+  /** Input tokens the provider counted, cached ones included. */
+  inputTokens: number;
+  /** Of those, how many were read from the prompt cache. */
+  cachedInputTokens?: number;
+  outputTokens?: number;
+  /** True when the figure may undercount (Ollama's `prompt_eval_count` skips cached prompt tokens). */
+  inputIsLowerBound?: boolean;
+}
+
+/** The kinds of provider error that change what the loop does next. */
+export type ProviderErrorKind = 'context_overflow' | 'max_tokens' | 'rate_limit' | 'timeout' | 'offline' | 'other';
+
+/** What a provider error means for the loop. */
+export interface ErrorClassification {
+  kind: ProviderErrorKind;
+  /** Tokens the request had, when the error says so. */
+  reportedTokens?: number;
+  /** The limit the provider enforced, when the error says so. */
+  limitTokens?: number;
+  retryAfterMs?: number;
+  /** True when the next provider in a fallback chain should take the request. */
+  fallback: boolean;
+  /** The provider's message, for logs. */
+  message?: string;
+}
+
+/** Limits of a model as served, and where they were learned. */
+export interface ModelLimits {
+  contextWindow: number;
+  maxOutputTokens?: number;
+  source: 'discovered' | 'learned' | 'catalog' | 'configured' | 'default';
+}
+
+/** A model API: limits of the model actually serving, usage, error meaning, and a summarizer. */
+export interface ProviderPlugin<Id extends string = string> extends PluginBase<'provider', Id> {
+  contextWindow(model: string, options?: { signal?: AbortSignal }): Promise<ModelLimits>;
+  usage(response: unknown): Usage | undefined;
+  classifyError(error: unknown): ErrorClassification;
+  summarizer?(model: string, options?: { timeoutMs?: number }): SummarizerPlugin;
+}
+
+/** What a reinjection source sees after a compaction. */
+export interface ReinjectionContext {
+  /** The transcript before compaction (the source of the task, plans, todos). */
+  readonly original: readonly Message[];
+  /** The transcript after compaction. */
+  readonly compacted: readonly Message[];
+  /** Tokens this source may use. */
+  readonly budgetTokens: number;
+  countText(text: string): number;
+  readonly signal: AbortSignal;
+}
+
+/** A block of text put back into the transcript after a compaction. */
+export interface ReinjectionBlock {
+  title: string;
+  text: string;
+}
+
+/** Puts back what a run cannot work without after a compaction: the task, the plan, edited files. */
+export interface ReinjectionSourcePlugin<Id extends string = string> extends PluginBase<'reinjection-source', Id> {
+  collect(context: ReinjectionContext): Promise<ReinjectionBlock | undefined>;
+}
+
+/** Any first-party or third-party plugin. */
+export type AnyPlugin =
+  | TokenizerPlugin
+  | EstimatorPlugin
+  | ThresholdPolicyPlugin
+  | TierPlugin
+  | SummarizerPlugin
+  | ProviderPlugin
+  | StorePlugin
+  | ReinjectionSourcePlugin;
+
+/** Every plugin kind, in the order the docs list them. */
+export const pluginKinds: readonly PluginKind[] = [
+  'tokenizer',
+  'estimator',
+  'threshold-policy',
+  'tier',
+  'summarizer',
+  'provider',
+  'store',
+  'reinjection-source',
+];

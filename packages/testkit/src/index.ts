@@ -1,0 +1,16 @@
+/**
+ * Conformance suite and fast-check transcript generators for ctxkit tiers.
+ * @packageDocumentation
+ */
+export { approximateCount } from './approximate-count.ts';
+export {
+  canonical,
+  checkTierConformance,
+  checkTierOutput,
+  runTierConformance,
+  type TierConformanceOptions,
+  type TierConformanceReport,
+  type TierOutputCheck,
+} from './conformance.ts';
+export { deterministicSummarizer, scriptedSummarizer } from './summarizers.ts';
+export { type TranscriptArbitraryOptions, transcriptArbitrary } from './transcript-arbitrary.ts';

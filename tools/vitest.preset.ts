@@ -1,0 +1,29 @@
+import { defaultServerConditions } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+/** Options for {@link createVitestConfig}. */
+export interface VitestPresetOptions {
+  /** Run `*.test-d.ts` type tests too. @default false */
+  typecheck?: boolean;
+  /** Per-test timeout in milliseconds. @default 20000 */
+  testTimeout?: number;
+}
+
+/**
+ * The one vitest configuration every package tests with. Workspace packages resolve each other
+ * through the `@ctxkit/source` export condition, so tests run on sources without a build.
+ */
+export function createVitestConfig(options: VitestPresetOptions = {}) {
+  const conditions = ['@ctxkit/source', ...defaultServerConditions];
+  return defineConfig({
+    resolve: { conditions },
+    ssr: { resolve: { conditions, externalConditions: ['@ctxkit/source'] } },
+    test: {
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      testTimeout: options.testTimeout ?? 20_000,
+      ...(options.typecheck
+        ? { typecheck: { enabled: true, include: ['src/**/*.test-d.ts'], tsconfig: './tsconfig.json' } }
+        : {}),
+    },
+  });
+}
