@@ -1,0 +1,1 @@
+export function packageFiles(input: { name: string; description: string; deps?: string[] }): Record<string, string>;
