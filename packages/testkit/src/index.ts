@@ -14,3 +14,4 @@ export {
 } from './conformance.ts';
 export { deterministicSummarizer, scriptedSummarizer } from './summarizers.ts';
 export { type TranscriptArbitraryOptions, transcriptArbitrary } from './transcript-arbitrary.ts';
+export { corpusDir, corpusMissingMessage, listTrajectories, parseTrajectory, readTrajectory } from './corpus.ts';
