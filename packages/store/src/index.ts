@@ -1,0 +1,6 @@
+/**
+ * Store plugins on unstorage: any unstorage driver, and a file store for the command line.
+ * @packageDocumentation
+ */
+export { fileStore } from './file-store.ts';
+export { type UnstorageStoreOptions, unstorageStore } from './unstorage-store.ts';

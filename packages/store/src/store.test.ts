@@ -1,0 +1,37 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CtxkitError } from '@ctxkit/core';
+import { createStorage } from 'unstorage';
+import { describe, expect, it } from 'vitest';
+import { fileStore } from './file-store.ts';
+import { unstorageStore } from './unstorage-store.ts';
+
+describe('fileStore', () => {
+  it('keeps values across store instances (a restart of the process)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ctxkit-store-'));
+    await fileStore(dir).setItem('windows:ollama:llama3.1:8b', { contextWindow: 32_768, source: 'discovered' });
+    const again = fileStore(dir);
+    expect(await again.getItem('windows:ollama:llama3.1:8b')).toEqual({ contextWindow: 32_768, source: 'discovered' });
+    await again.removeItem('windows:ollama:llama3.1:8b');
+    expect(await fileStore(dir).getItem('windows:ollama:llama3.1:8b')).toBeNull();
+  });
+});
+
+describe('unstorageStore', () => {
+  it('prefixes keys so several users can share one storage', async () => {
+    const storage = createStorage();
+    await unstorageStore(storage, { prefix: 'run1' }).setItem('a', 1);
+    expect(await storage.getItem('run1:a')).toBe(1);
+    expect(await unstorageStore(storage, { prefix: 'run2' }).getItem('a')).toBeNull();
+  });
+
+  it('turns driver failures into STORE_ERROR naming the key', async () => {
+    const storage = createStorage({
+      driver: { name: 'broken', hasItem: async () => false, getItem: async () => { throw new Error('connection reset'); }, getKeys: async () => [] },
+    });
+    const error = await unstorageStore(storage).getItem('archive:r7').catch((caught: unknown) => caught);
+    expect(CtxkitError.isInstance(error, 'STORE_ERROR')).toBe(true);
+    expect((error as Error).message).toBe('[ctxkit:store] getItem "archive:r7" failed: connection reset');
+  });
+});
