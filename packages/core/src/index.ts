@@ -46,11 +46,13 @@ export {
 export { createRegistry, type Falsy, type IdsOf, type PluginFor, type Registry } from './registry.ts';
 export {
   assertValidTranscript,
+  createTranscriptValidator,
   type MessageSpan,
   recentTurnsStart,
   safeCutIndex,
   segmentRounds,
   segmentTurns,
   type TranscriptIssue,
+  type TranscriptValidator,
   validateTranscript,
 } from './transcript.ts';

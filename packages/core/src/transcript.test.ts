@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CtxkitError } from './ctxkit-error.ts';
 import type { Message } from './message.ts';
 import { textOf } from './message.ts';
-import { assertValidTranscript, recentTurnsStart, safeCutIndex, segmentRounds, segmentTurns, validateTranscript } from './transcript.ts';
+import { assertValidTranscript, createTranscriptValidator, recentTurnsStart, safeCutIndex, segmentRounds, segmentTurns, validateTranscript } from './transcript.ts';
 
 const call = (id: string, name = 'read_file', args = '{"path":"a.ts"}') => ({ id, name, arguments: args });
 
@@ -122,5 +122,23 @@ describe('turns and rounds', () => {
   it('textOf joins text parts and leaves images out', () => {
     expect(textOf(valid[6]!.content)).toBe('Now b.ts');
     expect(textOf('plain')).toBe('plain');
+  });
+});
+
+describe('createTranscriptValidator', () => {
+  it('checks only new messages while the prefix is unchanged, and starts over when it changed', () => {
+    const validator = createTranscriptValidator();
+    const messages: Message[] = valid.slice(0, 3);
+    expect(validator.check(messages)).toEqual([]);
+    // The result for c1 arrives; c2's result is still open from the same assistant message.
+    messages.push(valid[3]!, valid[4]!);
+    expect(validator.check(messages)).toEqual([]);
+    messages.push({ role: 'tool', toolCallId: 'c1', content: 'again' });
+    expect(validator.check(messages)).toEqual([{ index: 5, field: 'toolCallId', problem: 'answers call "c1" a second time' }]);
+    // Already-reported messages are not reported again.
+    expect(validator.check(messages)).toEqual([]);
+    // A compaction replaced an earlier message: everything is checked again.
+    const compacted: Message[] = [valid[0]!, { role: 'user', content: 'summary' }, { role: 'tool', toolCallId: 'c1', content: 'orphan' }];
+    expect(validator.check(compacted).map((issue) => issue.index)).toEqual([2]);
   });
 });

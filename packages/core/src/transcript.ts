@@ -47,19 +47,24 @@ function describe(value: unknown): string {
 }
 
 /**
- * Every problem in a transcript, each with its message index and field; an empty array when it is valid.
- * Checks roles, content shapes, the system message being first, tool-call ids (string, unique) and
- * `arguments` (a string), and that every tool result follows the assistant message that called it,
- * in the block of tool results right after it. A call without a result is allowed (the last call of a run).
+ * Validates a transcript that grows step by step, checking only the messages added since the last call.
+ * When an earlier message was replaced (a compaction, an edit) it starts over from the beginning.
+ * Treat messages as immutable values: a changed message must be a new object.
  */
-export function validateTranscript(messages: readonly unknown[]): TranscriptIssue[] {
-  const issues: TranscriptIssue[] = [];
-  if (!Array.isArray(messages)) return [{ index: -1, field: '', problem: `a transcript must be an array of messages, got ${describe(messages)}` }];
-  const callOwner = new Map<string, number>();
-  const answered = new Set<string>();
+export interface TranscriptValidator {
+  /** Problems among the messages not checked before (all of them after a change earlier on). */
+  check(messages: readonly unknown[]): TranscriptIssue[];
+}
+
+/** Creates a {@link TranscriptValidator}: the incremental form of {@link validateTranscript}. */
+export function createTranscriptValidator(): TranscriptValidator {
+  let callOwner = new Map<string, number>();
+  let answered = new Set<string>();
   // Calls of the assistant message whose tool-result block we are in; results elsewhere are orphans.
   let openCalls = new Set<string>();
-  messages.forEach((message: unknown, index) => {
+  let checked: unknown[] = [];
+
+  const visit = (message: unknown, index: number, issues: TranscriptIssue[]) => {
     if (!isRecord(message)) {
       issues.push({ index, field: '', problem: `must be an object, got ${describe(message)}` });
       openCalls = new Set();
@@ -128,8 +133,38 @@ export function validateTranscript(messages: readonly unknown[]): TranscriptIssu
         }
       });
     }
-  });
-  return issues;
+  };
+
+  return {
+    check(messages) {
+      if (!Array.isArray(messages)) return [{ index: -1, field: '', problem: `a transcript must be an array of messages, got ${describe(messages)}` }];
+      // Pointer comparisons only: a replaced message is a new object, so this finds any change before the end.
+      let unchanged = checked.length <= messages.length;
+      for (let index = 0; unchanged && index < checked.length; index++) unchanged = messages[index] === checked[index];
+      if (!unchanged) {
+        callOwner = new Map();
+        answered = new Set();
+        openCalls = new Set();
+        checked = [];
+      }
+      const issues: TranscriptIssue[] = [];
+      for (let index = checked.length; index < messages.length; index++) {
+        visit(messages[index], index, issues);
+        checked.push(messages[index]);
+      }
+      return issues;
+    },
+  };
+}
+
+/**
+ * Every problem in a transcript, each with its message index and field; an empty array when it is valid.
+ * Checks roles, content shapes, the system message being first, tool-call ids (string, unique) and
+ * `arguments` (a string), and that every tool result follows the assistant message that called it,
+ * in the block of tool results right after it. A call without a result is allowed (the last call of a run).
+ */
+export function validateTranscript(messages: readonly unknown[]): TranscriptIssue[] {
+  return createTranscriptValidator().check(messages);
 }
 
 /**
