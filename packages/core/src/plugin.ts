@@ -183,7 +183,8 @@ export interface ReinjectionBlock {
 
 /** Puts back what a run cannot work without after a compaction: the task, the plan, edited files. */
 export interface ReinjectionSourcePlugin<Id extends string = string> extends PluginBase<'reinjection-source', Id> {
-  collect(context: ReinjectionContext): Promise<ReinjectionBlock | undefined>;
+  /** Blocks to put back (one or several, e.g. one a file), or undefined when there is nothing to say. */
+  collect(context: ReinjectionContext): Promise<ReinjectionBlock | readonly ReinjectionBlock[] | undefined>;
 }
 
 /** Any first-party or third-party plugin. */
