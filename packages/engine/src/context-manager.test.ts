@@ -1,0 +1,316 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CtxkitError, type Message, type ThresholdPolicyPlugin, type TierPlugin, textOf } from '@ctxkit/core';
+import { deterministicSummarizer } from '@ctxkit/testkit';
+import { tiktokenCounter } from '@ctxkit/tokens';
+import { describe, expect, it } from 'vitest';
+import { createContextManager } from './context-manager.ts';
+import type { ManagerEvent } from './events.ts';
+import { editedFilesSource, taskSource } from './reinjection-sources.ts';
+
+const tier = (id: string, apply: TierPlugin['apply'], category: TierPlugin['category'] = 'structural'): TierPlugin => ({ specificationVersion: 'v1', kind: 'tier', id, category, apply });
+
+/** Replaces tool results before the protected region with one-line notes (a stand-in for microcompaction). */
+const noteTier = (id = 'notes', category: TierPlugin['category'] = 'structural') =>
+  tier(
+    id,
+    async (messages, { protectedStart }) => {
+      let changed = false;
+      const out = messages.map((message, index): Message => {
+        if (index >= protectedStart || message.role !== 'tool' || textOf(message.content).length < 200) return message;
+        changed = true;
+        return { role: 'tool', toolCallId: message.toolCallId, content: '[output removed]', meta: { ctxkit: { kind: 'note', by: id, replaces: [message.id ?? `#${index}`] } } };
+      });
+      return changed ? { status: 'applied', messages: out } : { status: 'skipped', reason: 'no long tool output' };
+    },
+    category,
+  );
+
+const words = (count: number, seed = 'alpha') => Array.from({ length: count }, (_, index) => `${seed}${index % 97} result line ${index}`).join('\n');
+
+/** A coding-agent run: system, task, then `steps` rounds of a bash call with a long result. */
+function run(steps: number, outputWords = 400): Message[] {
+  const messages: Message[] = [
+    { role: 'system', content: 'You are a careful coding agent.' },
+    { role: 'user', content: 'Fix the off-by-one error in src/range.ts and make the tests pass.' },
+  ];
+  for (let step = 0; step < steps; step++) {
+    messages.push({ role: 'assistant', content: `Step ${step}: looking further.`, toolCalls: [{ id: `c${step}`, name: 'bash', arguments: JSON.stringify({ command: `cat src/file${step}.ts` }) }] });
+    messages.push({ role: 'tool', toolCallId: `c${step}`, toolName: 'bash', content: words(outputWords, `s${step}`) });
+  }
+  return messages;
+}
+
+const fixedPolicy = (threshold: number, target = Math.floor(threshold * 0.6)): ThresholdPolicyPlugin<'fixed'> => ({
+  specificationVersion: 'v1',
+  kind: 'threshold-policy',
+  id: 'fixed',
+  decide: () => ({ threshold, target, reason: `fixed at ${threshold}` }),
+});
+
+describe('prepare', () => {
+  it('leaves a request under the threshold alone and returns the same array', async () => {
+    const manager = createContextManager({ model: 'm', contextWindow: 200_000, plugins: [noteTier(), tiktokenCounter('o200k_base')] });
+    const messages = run(3);
+    const { messages: prepared, report } = await manager.prepare(messages);
+    expect(prepared).toBe(messages);
+    expect(report).toMatchObject({ compacted: false, decision: 'under-threshold', threshold: 100_000, target: 60_000 });
+    expect(report.measurement.total).toBeGreaterThan(report.measurement.floor);
+  });
+
+  it('takes the window from the model actually serving each request (a fallback with a smaller window compacts)', async () => {
+    const windows: Record<string, number> = { 'big-model': 200_000, 'small-fallback': 16_000 };
+    const manager = createContextManager({ model: 'big-model', contextWindow: (model) => windows[model], plugins: [noteTier(), tiktokenCounter('o200k_base')] });
+    const messages = run(12);
+    const primary = await manager.prepare(messages);
+    expect(primary.report).toMatchObject({ model: 'big-model', threshold: 100_000, compacted: false });
+    const fallback = await manager.prepare(messages, { model: 'small-fallback' });
+    expect(fallback.report).toMatchObject({ model: 'small-fallback', threshold: 7_808, compacted: true, decision: 'compacted' });
+    expect(fallback.report.after).toBeLessThanOrEqual(fallback.report.target);
+    // and back on the primary, the primary's window applies again
+    expect((await manager.prepare(messages)).report.threshold).toBe(100_000);
+  });
+
+  it('fails clearly when no window is known for the serving model', async () => {
+    const manager = createContextManager({ model: 'known', contextWindow: (model) => (model === 'known' ? 100_000 : undefined) });
+    await expect(manager.prepare(run(1), { model: 'mystery' })).rejects.toThrow(/no context window known for model "mystery"/);
+  });
+
+  it('runs tiers in order and stops once the target is reached', async () => {
+    const ran: string[] = [];
+    const spy = (id: string) => tier(id, async (messages, context) => {
+      ran.push(id);
+      return noteTier(id).apply(messages, context);
+    });
+    const manager = createContextManager({ model: 'm', contextWindow: 16_000, plugins: [spy('first'), spy('second'), tiktokenCounter('o200k_base')] });
+    const { report } = await manager.prepare(run(12));
+    expect(ran).toEqual(['first']);
+    expect(report.tiers.map((entry) => [entry.id, entry.status])).toEqual([['first', 'applied']]);
+    expect(report.tiers[0]!.after).toBeLessThan(report.tiers[0]!.before);
+  });
+
+  it('keeps the system message, the task and the protected recent rounds verbatim', async () => {
+    const manager = createContextManager({ model: 'm', contextWindow: 16_000, plugins: [noteTier(), tiktokenCounter('o200k_base')] });
+    const messages = run(12);
+    const { messages: prepared, report } = await manager.prepare(messages);
+    expect(prepared[0]).toBe(messages[0]);
+    expect(prepared[1]).toBe(messages[1]);
+    const region = report.protectedRegion!;
+    expect(region.by).toBe('rounds');
+    expect(prepared.slice(-(messages.length - region.start))).toEqual(messages.slice(region.start));
+  });
+
+  it('lets a tier that throws or breaks the transcript fail, and runs the next', async () => {
+    const thrower = tier('thrower', async () => {
+      throw new Error('model unavailable');
+    });
+    const vandal = tier('vandal', async (messages) => ({ status: 'applied', messages: [{ role: 'system', content: 'rewritten' }, ...messages.slice(1)] }));
+    const orphaner = tier('orphaner', async (messages) => ({ status: 'applied', messages: messages.filter((message) => message.role !== 'assistant') }));
+    const manager = createContextManager({ model: 'm', contextWindow: 16_000, plugins: [thrower, vandal, orphaner, noteTier(), tiktokenCounter('o200k_base')] });
+    const messages = run(12);
+    const { messages: prepared, report } = await manager.prepare(messages);
+    expect(report.tiers.map((entry) => [entry.id, entry.status])).toEqual([
+      ['thrower', 'failed'],
+      ['vandal', 'failed'],
+      ['orphaner', 'failed'],
+      ['notes', 'applied'],
+    ]);
+    expect(report.tiers[0]!.reason).toBe('threw: model unavailable');
+    expect(report.tiers[1]!.reason).toBe('changed the system message');
+    expect(report.tiers[2]!.reason).toMatch(/returned an invalid transcript \(message \d+ toolCallId/);
+    expect(prepared[0]).toEqual(messages[0]);
+    expect(prepared.every((message) => !textOf(message.content).includes('model unavailable'))).toBe(true);
+  });
+
+  it('skips on-device tiers when token compression is off; structural tiers still run', async () => {
+    const manager = createContextManager({
+      model: 'm',
+      contextWindow: 16_000,
+      onDeviceCompaction: false,
+      plugins: [noteTier('webllm', 'on-device'), noteTier('notes'), tiktokenCounter('o200k_base')],
+    });
+    const { report } = await manager.prepare(run(12));
+    expect(report.tiers.map((entry) => [entry.id, entry.status, entry.reason])).toEqual([
+      ['webllm', 'skipped', 'on-device compaction is switched off'],
+      ['notes', 'applied', undefined],
+    ]);
+  });
+
+  it('does not compact proactively when that is switched off', async () => {
+    const manager = createContextManager({ model: 'm', contextWindow: 16_000, proactive: false, plugins: [noteTier(), tiktokenCounter('o200k_base')] });
+    const { report } = await manager.prepare(run(12));
+    expect(report).toMatchObject({ compacted: false, decision: 'proactive-off' });
+  });
+
+  it('confirms with an exact count before compacting on an estimate alone', async () => {
+    const messages = run(4, 300);
+    const probe = createContextManager({ model: 'm', contextWindow: 200_000, plugins: [tiktokenCounter('o200k_base')] });
+    const estimate = (await probe.prepare(messages)).report.measurement.total;
+    await probe.meter.ready();
+    const exact = probe.meter.countMessages(messages, { exact: true, model: 'm' });
+    expect(estimate).toBeGreaterThan(exact);
+    const threshold = Math.floor((estimate + exact) / 2);
+    const manager = createContextManager({ model: 'm', contextWindow: 200_000, policy: fixedPolicy(threshold), plugins: [noteTier(), tiktokenCounter('o200k_base')] });
+    const { report } = await manager.prepare(messages);
+    expect(report).toMatchObject({ compacted: false, decision: 'not-confirmed' });
+    expect(report.measurement.confirmed).toBe(true);
+  });
+
+  it('rejects a malformed transcript with INVALID_TRANSCRIPT naming the message', async () => {
+    const manager = createContextManager({ model: 'm', contextWindow: 100_000 });
+    const bad = [{ role: 'user', content: 'x' }, { role: 'tool', toolCallId: 'nope', content: 'y' }] as Message[];
+    const error = await manager.prepare(bad).catch((caught: unknown) => caught);
+    expect(CtxkitError.isInstance(error, 'INVALID_TRANSCRIPT')).toBe(true);
+    expect((error as Error).message).toContain('message 1 toolCallId');
+  });
+});
+
+describe('the circuit breaker and refills', () => {
+  it('stops after 3 compactions that did not shrink, and tries again after 25% growth', async () => {
+    let calls = 0;
+    const useless = tier('useless', async () => {
+      calls += 1;
+      return { status: 'skipped', reason: 'nothing to do' };
+    });
+    const events: ManagerEvent[] = [];
+    const manager = createContextManager({ model: 'm', contextWindow: 200_000, policy: fixedPolicy(3_000), plugins: [useless, tiktokenCounter('o200k_base')], onEvent: (event) => events.push(event) });
+    const messages = run(6);
+    for (let step = 0; step < 5; step++) await manager.prepare(messages);
+    expect(calls).toBe(3);
+    expect(manager.state()).toMatchObject({ open: true, consecutiveFailures: 3 });
+    expect(events.filter((event) => event.type === 'breaker-open')).toHaveLength(1);
+    expect(events.filter((event) => event.type === 'breaker-held')).toHaveLength(2);
+    const last = await manager.prepare(messages);
+    expect(last.report.decision).toBe('breaker-open');
+    // grown by well over 25%: one more try
+    await manager.prepare(run(10));
+    expect(calls).toBe(4);
+  });
+
+  it('reports a refill when the transcript is back over the threshold within 2 steps', async () => {
+    const events: ManagerEvent[] = [];
+    const manager = createContextManager({ model: 'm', contextWindow: 16_000, plugins: [noteTier(), tiktokenCounter('o200k_base')], onEvent: (event) => events.push(event) });
+    const first = await manager.prepare(run(12));
+    expect(first.report.compacted).toBe(true);
+    // The agent appends a huge tool result right after the compaction.
+    const grown: Message[] = [...first.messages, { role: 'assistant', content: '', toolCalls: [{ id: 'big', name: 'bash', arguments: '{"command":"cat big.log"}' }] }, { role: 'tool', toolCallId: 'big', content: words(3_000) }];
+    const second = await manager.prepare(grown);
+    expect(second.report.refill).toBe(true);
+    expect(events.some((event) => event.type === 'refill')).toBe(true);
+    expect(manager.state().refills).toBe(1);
+  });
+});
+
+describe('record', () => {
+  it('anchors the next measurement on the reported input tokens', async () => {
+    const manager = createContextManager({ model: 'm', contextWindow: 200_000, plugins: [tiktokenCounter('o200k_base')] });
+    const messages = run(3);
+    await manager.prepare(messages);
+    manager.record({ model: 'm', usage: { inputTokens: 50_000 }, messageCount: messages.length });
+    const next = [...messages, { role: 'assistant', content: 'Next step.' } as Message];
+    const { report } = await manager.prepare(next);
+    expect(report.measurement.source).toBe('reported');
+    expect(report.measurement.total).toBeGreaterThan(50_000);
+    expect(report.measurement.total).toBeLessThan(50_100);
+  });
+
+  it('rejects usage without a number of input tokens', () => {
+    const manager = createContextManager({ model: 'm', contextWindow: 200_000 });
+    expect(() => manager.record({ usage: { inputTokens: Number.NaN }, messageCount: 1 })).toThrow(/usage.inputTokens/);
+  });
+});
+
+describe('recover', () => {
+  const overflow = { kind: 'context_overflow' as const, fallback: false, reportedTokens: 40_000, limitTokens: 16_000 };
+
+  it('learns the real window from an overflow, compacts below the new target once, and never loops', async () => {
+    const events: ManagerEvent[] = [];
+    const manager = createContextManager({ model: 'router/model', contextWindow: 64_000, plugins: [noteTier(), tiktokenCounter('o200k_base')], onEvent: (event) => events.push(event) });
+    const messages = run(12);
+    expect((await manager.prepare(messages)).report.compacted).toBe(false);
+    const first = await manager.recover(messages, overflow);
+    expect(first.action).toBe('retry');
+    expect(first.report).toMatchObject({ decision: 'forced', threshold: 7_808 });
+    expect(first.report!.after).toBeLessThanOrEqual(first.report!.target);
+    expect(events.some((event) => event.type === 'window-learned' && event.contextWindow === 16_000)).toBe(true);
+    expect((await manager.limitsFor()).limits).toMatchObject({ contextWindow: 16_000, source: 'learned' });
+    const again = await manager.recover(first.messages!, overflow);
+    expect(again).toMatchObject({ action: 'give-up', reason: expect.stringContaining('already compacted') });
+  });
+
+  it('lowers the output budget on max_tokens and sends rate limits to the next provider', async () => {
+    const manager = createContextManager({ model: 'm', contextWindow: 100_000, maxOutputTokens: 8_000 });
+    expect(await manager.recover(run(1), { kind: 'max_tokens', fallback: false })).toMatchObject({ action: 'lower-output', maxOutputTokens: 4_000 });
+    expect(await manager.recover(run(1), { kind: 'max_tokens', fallback: false, limitTokens: 100_000, reportedTokens: 97_000 })).toMatchObject({ maxOutputTokens: 3_000 });
+    expect(await manager.recover(run(1), { kind: 'rate_limit', fallback: true, retryAfterMs: 2_000 })).toMatchObject({ action: 'fallback' });
+    expect(await manager.recover(run(1), new Error('boom'))).toMatchObject({ action: 'give-up' });
+  });
+
+  it('gives up when overflow recovery is switched off', async () => {
+    const manager = createContextManager({ model: 'm', contextWindow: 16_000, overflowRecovery: false, plugins: [noteTier(), tiktokenCounter('o200k_base')] });
+    expect(await manager.recover(run(12), overflow)).toMatchObject({ action: 'give-up', reason: 'overflow recovery is switched off' });
+  });
+});
+
+describe('reinjection', () => {
+  const summaryTier = () =>
+    tier('fold', async (messages, context) => {
+      // Folds everything between the system message and the protected region, task included, into one note.
+      const start = messages[0]?.role === 'system' ? 1 : 0;
+      const folded = messages.slice(start, context.protectedStart);
+      if (folded.length === 0) return { status: 'skipped', reason: 'nothing to fold' };
+      const text = await deterministicSummarizer().summarize({ messages: [], instructions: '' });
+      return {
+        status: 'applied',
+        messages: [
+          ...messages.slice(0, start),
+          { role: 'user', content: `[summary] ${text}`, meta: { ctxkit: { kind: 'summary', by: 'fold', replaces: folded.map((message, index) => message.id ?? `#${start + index}`) } } },
+          ...messages.slice(context.protectedStart),
+        ],
+      };
+    });
+
+  it('puts back the task verbatim and the current content of edited files, re-read from disk', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ctxkit-engine-'));
+    writeFileSync(join(dir, 'range.ts'), 'export const range = (n) => [...Array(n).keys()]; // old');
+    let resets = 0;
+    const manager = createContextManager({
+      model: 'm',
+      contextWindow: 16_000,
+      plugins: [summaryTier(), tiktokenCounter('o200k_base'), taskSource(), editedFilesSource({ cwd: dir })],
+      reinjection: { resetReadCache: () => resets++ },
+    });
+    const messages = run(12);
+    messages.splice(2, 0, { role: 'assistant', content: '', toolCalls: [{ id: 'w1', name: 'write_file', arguments: JSON.stringify({ path: 'range.ts', content: 'old' }) }] }, { role: 'tool', toolCallId: 'w1', content: 'written' });
+    // The file changed on disk after the agent wrote it: reinjection must show today's content.
+    writeFileSync(join(dir, 'range.ts'), 'export const range = (n) => Array.from({ length: n }, (_, i) => i); // new');
+    const { messages: prepared, report } = await manager.prepare(messages);
+    expect(report.compacted).toBe(true);
+    expect(report.reinjected.map((block) => block.source)).toEqual(['task', 'edited-files']);
+    const reinjected = prepared.find((message) => message.meta?.ctxkit?.kind === 'reinjected')!;
+    const text = textOf(reinjected.content);
+    expect(text).toContain('Fix the off-by-one error in src/range.ts and make the tests pass.');
+    expect(text).toContain('// new');
+    expect(text).not.toContain('// old');
+    expect(resets).toBe(1);
+  });
+
+  it('cuts the largest block first to stay within the budget', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ctxkit-engine-'));
+    writeFileSync(join(dir, 'huge.txt'), words(4_000));
+    const manager = createContextManager({
+      model: 'm',
+      contextWindow: 32_000,
+      plugins: [summaryTier(), tiktokenCounter('o200k_base'), taskSource(), editedFilesSource({ cwd: dir })],
+      reinjection: { budgetTokens: 1_000 },
+    });
+    const messages = run(20);
+    messages.splice(2, 0, { role: 'assistant', content: '', toolCalls: [{ id: 'w1', name: 'write_file', arguments: '{"path":"huge.txt"}' }] }, { role: 'tool', toolCallId: 'w1', content: 'ok' });
+    const { report } = await manager.prepare(messages);
+    const byTitle = Object.fromEntries(report.reinjected.map((block) => [block.source, block]));
+    expect(byTitle.task).toMatchObject({ cut: false });
+    expect(byTitle['edited-files']).toMatchObject({ cut: true });
+    expect(report.reinjected.reduce((sum, block) => sum + block.tokens, 0)).toBeLessThanOrEqual(1_000);
+  });
+});

@@ -1,0 +1,459 @@
+import {
+  type AnyPlugin,
+  assertValidTranscript,
+  CtxkitError,
+  createRegistry,
+  createTranscriptValidator,
+  type ErrorClassification,
+  type Falsy,
+  type Message,
+  type ModelLimits,
+  memoryStore,
+  type ProviderPlugin,
+  type Registry,
+  type ReinjectionSourcePlugin,
+  type StorePlugin,
+  type SummarizerPlugin,
+  type ThresholdPolicyPlugin,
+  type TierContext,
+  type TierOutcome,
+  type TierPlugin,
+  type Usage,
+  validateTranscript,
+} from '@ctxkit/core';
+import { type CompactionSnapshot, createCompactionState, halfWindowPolicy } from '@ctxkit/threshold';
+import { createMeter, type Measurement, type Meter } from '@ctxkit/tokens';
+import type { ManagerEvent, ReinjectedBlock, RecoverAction, TierReport } from './events.ts';
+import { type ContextWindowOption, providerFor, resolveLimits } from './model-limits.ts';
+import { type ProtectedRegion, protectedRegion } from './protected-region.ts';
+import { collectReinjection } from './reinjection.ts';
+
+const source = 'engine';
+
+/** Options for {@link createContextManager}. */
+export interface ContextManagerOptions {
+  /** Plugins (tiers in the order they run, tokenizer, estimator, summarizer, providers, store, reinjection sources); falsy entries are skipped. */
+  plugins?: readonly (AnyPlugin | Falsy)[];
+  /** A registry instead of `plugins`. */
+  registry?: Registry;
+  /** The model a request uses unless `prepare` names another (a fallback, a per-tab override). */
+  model: string;
+  /** The window: a number, limits, or a lookup per model. @default the registered provider serving the model */
+  contextWindow?: ContextWindowOption;
+  /** The output budget of each request. @default the serving model's maxOutputTokens, else unknown (0) */
+  maxOutputTokens?: number | ((model: string) => number | undefined);
+  /** The threshold policy, or the id of a registered one. @default halfWindowPolicy() */
+  policy?: ThresholdPolicyPlugin | string;
+  /** Recent turns kept verbatim. @default 6 */
+  keepRecentTurns?: number;
+  /** Compaction aims at this fraction of the threshold, overriding the policy's target. */
+  target?: number;
+  /** After-compaction reinjection; `false` turns it off. */
+  reinjection?: false | ReinjectionOptions;
+  /** Tool definitions the host sends (`tools=`): counted in the fixed floor. */
+  tools?: readonly unknown[];
+  /** Compact before a request that measures over the threshold. @default true */
+  proactive?: boolean;
+  /** Compact once and retry when the provider rejects a request as too long. @default true */
+  overflowRecovery?: boolean;
+  /** The "token compression" switch: gates only on-device tiers; structural tiers always run. @default true */
+  onDeviceCompaction?: boolean;
+  /** Share of the target the protected recent region may take before it shrinks to rounds. @default 0.5 */
+  recentRegionShare?: number;
+  /** A meter to measure with. @default createMeter over the registered tokenizer and estimator */
+  meter?: Meter;
+  onEvent?: (event: ManagerEvent) => void;
+}
+
+/** Options for reinjection after a compaction. */
+export interface ReinjectionOptions {
+  /** Tokens all reinjected blocks may take together; the largest is cut first. @default 10_000 */
+  budgetTokens?: number;
+  /** Called after every compaction, so the host can reset its read-dedup cache (files read earlier are gone from view). */
+  resetReadCache?: () => void;
+}
+
+/** Options for one {@link ContextManager.prepare} call. */
+export interface PrepareOptions {
+  /** The model actually serving this request; its window and threshold apply. @default the manager's model */
+  model?: string;
+  /** Tool definitions for this request. @default the manager's tools */
+  tools?: readonly unknown[];
+  signal?: AbortSignal;
+}
+
+/** What {@link ContextManager.prepare} measured and did. */
+export interface PrepareReport {
+  model: string;
+  limits: ModelLimits;
+  maxOutputTokens: number;
+  threshold: number;
+  target: number;
+  thresholdReason: string;
+  measurement: Measurement;
+  compacted: boolean;
+  /** Why it did or did not compact. */
+  decision: 'under-threshold' | 'not-confirmed' | 'proactive-off' | 'breaker-open' | 'compacted' | 'nothing-shrank' | 'forced';
+  /** Tokens after compaction (local count), when it compacted. */
+  after?: number;
+  tiers: TierReport[];
+  reinjected: ReinjectedBlock[];
+  protectedRegion?: ProtectedRegion;
+  refill: boolean;
+  breaker: CompactionSnapshot;
+}
+
+/** The result of {@link ContextManager.prepare}. */
+export interface PrepareResult {
+  /** The request to send: the same array that came in when nothing was compacted. */
+  messages: readonly Message[];
+  report: PrepareReport;
+}
+
+/** The result of {@link ContextManager.recover}. */
+export interface RecoverResult {
+  action: RecoverAction;
+  classification: ErrorClassification;
+  /** The compacted transcript to retry with, for `retry`. */
+  messages?: Message[];
+  report?: PrepareReport;
+  /** The lower output budget to retry with, for `lower-output`. */
+  maxOutputTokens?: number;
+  /** Why nothing more can be done, for `give-up`. */
+  reason?: string;
+}
+
+/** Keeps one agent run inside its model's window. */
+export interface ContextManager {
+  /** Measures the request for the model serving it and compacts when it is over the threshold. */
+  prepare(messages: readonly Message[], options?: PrepareOptions): Promise<PrepareResult>;
+  /** Records the usage the provider reported for the last request: anchors the next measurement. */
+  record(report: { model?: string; usage: Usage; messageCount: number }): void;
+  /** Handles a provider error: compacts once on an overflow (never in a loop), or says what to do instead. */
+  recover(messages: readonly Message[], error: unknown, options?: PrepareOptions): Promise<RecoverResult>;
+  /** The breaker and attempt history. */
+  state(): CompactionSnapshot;
+  /** The limits and threshold that apply to a model now. */
+  limitsFor(model?: string): Promise<{ limits: ModelLimits; threshold: number; target: number; reason: string }>;
+  readonly meter: Meter;
+  readonly registry: Registry;
+}
+
+function isClassification(value: unknown): value is ErrorClassification {
+  return typeof value === 'object' && value !== null && typeof (value as ErrorClassification).kind === 'string' && typeof (value as ErrorClassification).fallback === 'boolean';
+}
+
+const now = () => (typeof performance === 'undefined' ? Date.now() : performance.now());
+
+/**
+ * Creates the context manager of one agent run: `prepare` before each request, `record` after each
+ * response, `recover` on a provider error.
+ * @throws CtxkitError INVALID_ARGUMENT for a missing model or a bad option
+ * @example
+ * ```ts
+ * const manager = createContextManager({
+ *   model: 'gpt-4o',
+ *   contextWindow: 128_000,
+ *   plugins: [summaryTier(), microcompactTier(), imageStripTier(), trimTier(), tiktokenCounter('o200k_base'), taskSource()],
+ * });
+ * const { messages, report } = await manager.prepare(history, { model: servingModel });
+ * const response = await callModel(messages);
+ * manager.record({ model: servingModel, usage: { inputTokens: response.usage.prompt_tokens }, messageCount: messages.length });
+ * ```
+ */
+export function createContextManager(options: ContextManagerOptions): ContextManager {
+  if (!options || typeof options.model !== 'string' || options.model === '') {
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: 'createContextManager needs a model id (the model a request uses unless prepare names another)' });
+  }
+  const registry: Registry = options.registry ?? createRegistry(options.plugins ?? []);
+  const keepRecentTurns = options.keepRecentTurns ?? 6;
+  const recentRegionShare = options.recentRegionShare ?? 0.5;
+  const tiers = registry.all('tier') as TierPlugin[];
+  const providers = registry.all('provider') as ProviderPlugin[];
+  const store: StorePlugin = (registry.all('store')[0] as StorePlugin | undefined) ?? memoryStore();
+  const reinjectionSources = registry.all('reinjection-source') as ReinjectionSourcePlugin[];
+  const policy: ThresholdPolicyPlugin =
+    typeof options.policy === 'string'
+      ? (registry.get('threshold-policy', options.policy) as ThresholdPolicyPlugin)
+      : (options.policy ?? (registry.all('threshold-policy')[0] as ThresholdPolicyPlugin | undefined) ?? halfWindowPolicy());
+  const meter =
+    options.meter ??
+    createMeter({
+      ...(registry.all('tokenizer')[0] ? { tokenizer: registry.all('tokenizer')[0]! } : {}),
+      ...(registry.all('estimator')[0] ? { estimator: registry.all('estimator')[0]! } : {}),
+    });
+  const state = createCompactionState();
+  const validator = createTranscriptValidator();
+  const learned = new Map<string, number>();
+  // Transcripts produced by an overflow recovery, with their length then: recovering the same one again
+  // (no new message since) would loop, so it gives up instead.
+  const recovered = new WeakMap<readonly Message[], number>();
+  let lastWindow: string | undefined;
+  const emit = (event: ManagerEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // a broken logger must not break the agent's request
+    }
+  };
+
+  const outputBudget = (model: string, limits: ModelLimits) => {
+    const option = typeof options.maxOutputTokens === 'function' ? options.maxOutputTokens(model) : options.maxOutputTokens;
+    return option ?? limits.maxOutputTokens ?? 0;
+  };
+
+  const decide = async (model: string, signal?: AbortSignal) => {
+    const limits = await resolveLimits(model, options.contextWindow, providers, learned, signal);
+    const maxOutputTokens = outputBudget(model, limits);
+    const decision = policy.decide({ contextWindow: limits.contextWindow, maxOutputTokens });
+    const target = options.target === undefined ? decision.target : Math.floor(decision.threshold * options.target);
+    const key = `${model}|${limits.contextWindow}|${maxOutputTokens}`;
+    if (key !== lastWindow) {
+      lastWindow = key;
+      emit({ type: 'window', model, limits, threshold: decision.threshold, target, reason: decision.reason });
+    }
+    return { limits, maxOutputTokens, threshold: decision.threshold, target, reason: decision.reason };
+  };
+
+  const summarizerFor = (model: string): SummarizerPlugin | undefined => {
+    const registered = registry.all('summarizer')[0] as SummarizerPlugin | undefined;
+    if (registered) return registered;
+    const serving = providerFor(model, providers);
+    return serving?.provider.summarizer?.(serving.model);
+  };
+
+  /** Runs the tiers in order until the transcript is at or below the target. */
+  const compact = async (
+    messages: readonly Message[],
+    setting: { model: string; tools: readonly unknown[] | undefined; target: number; threshold: number; trigger: 'threshold' | 'overflow'; signal: AbortSignal | undefined },
+  ) => {
+    await meter.ready();
+    const count = (list: readonly Message[]) => meter.countMessages(list, { tools: setting.tools, model: setting.model, exact: true });
+    const countText = (text: string) => meter.countText(text, { model: setting.model, exact: true });
+    const before = count(messages);
+    const startedAt = now();
+    emit({ type: 'compaction-start', model: setting.model, tokens: before, threshold: setting.threshold, target: setting.target, trigger: setting.trigger });
+    const signal = setting.signal ?? new AbortController().signal;
+    const summarizer = summarizerFor(setting.model);
+    const reports: TierReport[] = [];
+    let current: readonly Message[] = messages;
+    let currentTokens = before;
+    let region: ProtectedRegion | undefined;
+    const regionOf = (list: readonly Message[]) =>
+      protectedRegion(list, keepRecentTurns, setting.target * recentRegionShare, (start) => meter.countMessages(list.slice(start), { model: setting.model, exact: true }));
+
+    for (const tier of tiers) {
+      if (currentTokens <= setting.target) break;
+      const tierStart = now();
+      if (tier.category === 'on-device' && options.onDeviceCompaction === false) {
+        reports.push({ id: tier.id, status: 'skipped', reason: 'on-device compaction is switched off', before: currentTokens, after: currentTokens, durationMs: 0 });
+        continue;
+      }
+      region = regionOf(current);
+      emit({ type: 'tier-start', tier: tier.id, tokens: currentTokens });
+      const context: TierContext = {
+        protectedStart: region.start,
+        targetTokens: setting.target,
+        count,
+        countText,
+        store,
+        signal,
+        ...(summarizer ? { summarizer } : {}),
+        progress: (detail) => emit({ type: 'tier-progress', tier: tier.id, ...detail }),
+      };
+      let outcome: TierOutcome;
+      try {
+        outcome = await tier.apply(current, context);
+      } catch (error) {
+        outcome = { status: 'failed', reason: `threw: ${error instanceof Error ? error.message : String(error)}`, error };
+      }
+      let after = currentTokens;
+      if (outcome.status === 'applied') {
+        const broken = checkOutput(current, outcome.messages);
+        after = broken ? currentTokens : count(outcome.messages);
+        if (broken || after > currentTokens) {
+          outcome = { status: 'failed', reason: broken ?? `output grew from ${currentTokens} to ${after} tokens` };
+          after = currentTokens;
+        } else {
+          current = outcome.messages;
+        }
+      }
+      const reason = outcome.status === 'applied' ? outcome.detail : outcome.reason;
+      const report: TierReport = { id: tier.id, status: outcome.status, ...(reason ? { reason } : {}), before: currentTokens, after, durationMs: Math.round(now() - tierStart) };
+      reports.push(report);
+      emit({ type: 'tier-end', tier: tier.id, report });
+      currentTokens = after;
+    }
+
+    let reinjected: ReinjectedBlock[] = [];
+    const applied = reports.some((report) => report.status === 'applied');
+    if (applied && options.reinjection !== false && reinjectionSources.length > 0) {
+      const result = await collectReinjection(reinjectionSources, {
+        original: messages,
+        compacted: current,
+        budgetTokens: options.reinjection?.budgetTokens ?? 10_000,
+        countText,
+        signal,
+      });
+      for (const failure of result.failures) emit({ type: 'reinjection-failed', ...failure });
+      if (result.message) {
+        const at = regionOf(current).start;
+        const withBlock = [...current.slice(0, at), result.message, ...current.slice(at)];
+        current = withBlock;
+        currentTokens = count(withBlock);
+        reinjected = result.blocks;
+        emit({ type: 'reinjected', blocks: reinjected });
+      }
+    }
+    if (applied && options.reinjection !== false) options.reinjection?.resetReadCache?.();
+    const attempt = state.recordAttempt(before, currentTokens);
+    if (attempt.opened) {
+      const snapshot = state.snapshot();
+      emit({ type: 'breaker-open', consecutiveFailures: snapshot.consecutiveFailures, retryAtTokens: snapshot.retryAtTokens ?? 0 });
+    }
+    if (applied) meter.reset();
+    emit({ type: 'compaction-end', model: setting.model, before, after: currentTokens, shrunk: currentTokens < before, durationMs: Math.round(now() - startedAt) });
+    return { messages: [...current], before, after: currentTokens, tiers: reports, reinjected, region, applied };
+  };
+
+  /** Why a tier's output cannot be used, or undefined when it keeps the invariants engine-side checks can see. */
+  const checkOutput = (input: readonly Message[], output: readonly Message[]): string | undefined => {
+    if (!Array.isArray(output)) return 'returned no message array';
+    if (input[0]?.role === 'system' && output[0] !== input[0] && (output[0]?.role !== 'system' || output[0].content !== input[0].content)) {
+      return 'changed the system message';
+    }
+    const issues = validateTranscript(output);
+    return issues.length > 0 ? `returned an invalid transcript (message ${issues[0]!.index} ${issues[0]!.field}: ${issues[0]!.problem})` : undefined;
+  };
+
+  const prepare = async (messages: readonly Message[], prepareOptions: PrepareOptions = {}): Promise<PrepareResult> => {
+    const issues = validator.check(messages);
+    if (issues.length > 0) assertValidTranscript(messages, source);
+    const model = prepareOptions.model ?? options.model;
+    const tools = prepareOptions.tools ?? options.tools;
+    const setting = await decide(model, prepareOptions.signal);
+    const measureOptions = { ...(tools ? { tools } : {}), model };
+    let measurement = meter.measure(messages, measureOptions);
+    const observation = state.observe(measurement.total, setting.threshold);
+    if (observation.refill) emit({ type: 'refill', model, tokens: measurement.total, threshold: setting.threshold, step: observation.step });
+    const base = {
+      model,
+      limits: setting.limits,
+      maxOutputTokens: setting.maxOutputTokens,
+      threshold: setting.threshold,
+      target: setting.target,
+      thresholdReason: setting.reason,
+      tiers: [] as TierReport[],
+      reinjected: [] as ReinjectedBlock[],
+      refill: observation.refill,
+    };
+    const unchanged = (decision: PrepareReport['decision']): PrepareResult => ({
+      messages,
+      report: { ...base, measurement, compacted: false, decision, breaker: state.snapshot() },
+    });
+    if (measurement.total <= setting.threshold) return unchanged('under-threshold');
+    if (options.proactive === false) return unchanged('proactive-off');
+    if (!measurement.confirmed && measurement.source !== 'exact') {
+      measurement = await meter.exceeds(messages, setting.threshold, measureOptions);
+      if (measurement.total <= setting.threshold) return unchanged('not-confirmed');
+    }
+    if (!state.canCompact(measurement.total)) {
+      emit({ type: 'breaker-held', tokens: measurement.total, retryAtTokens: state.snapshot().retryAtTokens ?? 0 });
+      return unchanged('breaker-open');
+    }
+    const result = await compact(messages, { model, tools, target: setting.target, threshold: setting.threshold, trigger: 'threshold', signal: prepareOptions.signal });
+    return {
+      messages: result.messages,
+      report: {
+        ...base,
+        measurement,
+        compacted: result.applied,
+        decision: result.applied && result.after < result.before ? 'compacted' : 'nothing-shrank',
+        after: result.after,
+        tiers: result.tiers,
+        reinjected: result.reinjected,
+        ...(result.region ? { protectedRegion: result.region } : {}),
+        breaker: state.snapshot(),
+      },
+    };
+  };
+
+  const record: ContextManager['record'] = ({ model, usage, messageCount }) => {
+    if (!usage || !(Number.isFinite(usage.inputTokens) && usage.inputTokens >= 0)) {
+      throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `record needs usage.inputTokens as a number of zero or more, got ${String(usage?.inputTokens)}` });
+    }
+    meter.record({ inputTokens: usage.inputTokens, messageCount, model: model ?? options.model, ...(usage.inputIsLowerBound ? { inputIsLowerBound: true } : {}) });
+  };
+
+  const recover: ContextManager['recover'] = async (messages, error, recoverOptions = {}) => {
+    const model = recoverOptions.model ?? options.model;
+    const serving = providerFor(model, providers);
+    const classification: ErrorClassification = isClassification(error)
+      ? error
+      : serving
+        ? serving.provider.classifyError(error)
+        : { kind: 'other', fallback: false, message: error instanceof Error ? error.message : String(error) };
+    const done = (result: RecoverResult): RecoverResult => {
+      emit({ type: 'recover', model, action: result.action, classification });
+      return result;
+    };
+    if (classification.kind === 'max_tokens') {
+      const setting = await decide(model, recoverOptions.signal);
+      const current = setting.maxOutputTokens || 4_096;
+      const room = classification.limitTokens !== undefined && classification.reportedTokens !== undefined ? classification.limitTokens - classification.reportedTokens : undefined;
+      const lowered = Math.max(256, Math.floor(room !== undefined && room > 0 && room < current ? room : current / 2));
+      return done({ action: 'lower-output', classification, maxOutputTokens: lowered });
+    }
+    if (classification.kind !== 'context_overflow') {
+      return done({ action: classification.fallback ? 'fallback' : 'give-up', classification, ...(classification.fallback ? {} : { reason: `a ${classification.kind} error is not one compaction can fix` }) });
+    }
+    if (options.overflowRecovery === false) return done({ action: 'give-up', classification, reason: 'overflow recovery is switched off' });
+    if (recovered.get(messages) === messages.length) return done({ action: 'give-up', classification, reason: 'this transcript was already compacted after an overflow; not retrying again' });
+    if (classification.limitTokens !== undefined && classification.limitTokens > 0) {
+      const known = learned.get(model);
+      if (known === undefined || classification.limitTokens < known) {
+        learned.set(model, classification.limitTokens);
+        emit({ type: 'window-learned', model, contextWindow: classification.limitTokens, from: classification });
+      }
+    }
+    const setting = await decide(model, recoverOptions.signal);
+    const tools = recoverOptions.tools ?? options.tools;
+    const result = await compact(messages, { model, tools, target: setting.target, threshold: setting.threshold, trigger: 'overflow', signal: recoverOptions.signal });
+    recovered.set(result.messages, result.messages.length);
+    const measurement = meter.measure(result.messages, { ...(tools ? { tools } : {}), model });
+    const report: PrepareReport = {
+      model,
+      limits: setting.limits,
+      maxOutputTokens: setting.maxOutputTokens,
+      threshold: setting.threshold,
+      target: setting.target,
+      thresholdReason: setting.reason,
+      measurement,
+      compacted: result.applied,
+      decision: 'forced',
+      after: result.after,
+      tiers: result.tiers,
+      reinjected: result.reinjected,
+      ...(result.region ? { protectedRegion: result.region } : {}),
+      refill: false,
+      breaker: state.snapshot(),
+    };
+    if (!result.applied || result.after >= result.before) {
+      return done({ action: 'give-up', classification, report, reason: 'no tier could shrink the transcript' });
+    }
+    return done({ action: 'retry', classification, messages: result.messages, report });
+  };
+
+  return {
+    prepare,
+    record,
+    recover,
+    state: () => state.snapshot(),
+    limitsFor: async (model = options.model) => {
+      const setting = await decide(model);
+      return { limits: setting.limits, threshold: setting.threshold, target: setting.target, reason: setting.reason };
+    },
+    meter,
+    registry,
+  };
+}

@@ -1,0 +1,45 @@
+import type { ErrorClassification, ModelLimits } from '@ctxkit/core';
+import type { CompactionSnapshot } from '@ctxkit/threshold';
+
+/** What one tier did during a compaction. */
+export interface TierReport {
+  id: string;
+  status: 'applied' | 'skipped' | 'failed';
+  /** Why it skipped or failed (or the tier's own detail when it applied). */
+  reason?: string;
+  /** Tokens of the request before and after this tier. */
+  before: number;
+  after: number;
+  durationMs: number;
+}
+
+/** A block put back after a compaction. */
+export interface ReinjectedBlock {
+  source: string;
+  title: string;
+  tokens: number;
+  /** True when the block was cut to fit the reinjection budget. */
+  cut: boolean;
+}
+
+/** Events a manager emits, for logs and progress bars. */
+export type ManagerEvent =
+  | { type: 'window'; model: string; limits: ModelLimits; threshold: number; target: number; reason: string }
+  | { type: 'refill'; model: string; tokens: number; threshold: number; step: number }
+  | { type: 'compaction-start'; model: string; tokens: number; threshold: number; target: number; trigger: 'threshold' | 'overflow' }
+  | { type: 'tier-start'; tier: string; tokens: number }
+  | { type: 'tier-progress'; tier: string; message: string; fraction?: number }
+  | { type: 'tier-end'; tier: string; report: TierReport }
+  | { type: 'reinjected'; blocks: ReinjectedBlock[] }
+  | { type: 'reinjection-failed'; source: string; reason: string }
+  | { type: 'compaction-end'; model: string; before: number; after: number; shrunk: boolean; durationMs: number }
+  | { type: 'breaker-open'; consecutiveFailures: number; retryAtTokens: number }
+  | { type: 'breaker-held'; tokens: number; retryAtTokens: number }
+  | { type: 'window-learned'; model: string; contextWindow: number; from: ErrorClassification }
+  | { type: 'recover'; model: string; action: RecoverAction; classification: ErrorClassification };
+
+/** What the caller should do after a provider error. */
+export type RecoverAction = 'retry' | 'lower-output' | 'fallback' | 'give-up';
+
+/** A step that breaks the breaker snapshot out as plain data. */
+export type BreakerSnapshot = CompactionSnapshot;

@@ -1,0 +1,29 @@
+/**
+ * createContextManager: measures each step, compacts through the registered tiers, reinjects what the run needs, and keeps the circuit breaker.
+ * @packageDocumentation
+ */
+export {
+  type ContextManager,
+  type ContextManagerOptions,
+  createContextManager,
+  type PrepareOptions,
+  type PrepareReport,
+  type PrepareResult,
+  type RecoverResult,
+  type ReinjectionOptions,
+} from './context-manager.ts';
+export type { BreakerSnapshot, ManagerEvent, RecoverAction, ReinjectedBlock, TierReport } from './events.ts';
+export { type ContextWindowOption, providerFor, resolveLimits } from './model-limits.ts';
+export { type ProtectedRegion, protectedRegion } from './protected-region.ts';
+export { collectReinjection, fairCap, type ReinjectionResult, reinjectionHeader } from './reinjection.ts';
+export {
+  type EditedFilesSourceOptions,
+  editedFiles,
+  editedFilesSource,
+  type GoalCriterion,
+  goalCriteriaSource,
+  planSource,
+  type Todo,
+  taskSource,
+  todosSource,
+} from './reinjection-sources.ts';
