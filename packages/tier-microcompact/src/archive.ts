@@ -1,0 +1,105 @@
+import { type ContentPart, CtxkitError, type StorePlugin } from '@ctxkit/core';
+
+/** The source name in this package's error messages: `[ctxkit:tier-microcompact] ...`. */
+export const source = 'tier-microcompact';
+
+/** Handles are `r` and a number: short for the model to copy, and the store key of the original. */
+export const handlePattern = /^r[1-9][0-9]*$/;
+
+/** Where the next free handle number is kept, so handles stay unique across compactions. */
+export const nextHandleKey = 'microcompact:next-handle';
+
+/** Where the handle of an already archived result is found by its fingerprint. */
+export function seenKey(fingerprintText: string): string {
+  return `microcompact:seen:${fingerprintText}`;
+}
+
+/** A tool result that microcompaction archived, as the store holds it under its handle. */
+export interface ArchivedToolResult {
+  /** Marks the value as a ctxkit archive record. */
+  type: 'ctxkit.archived-tool-result';
+  version: 1;
+  /** The restore handle, which is also the store key: `r7`. */
+  handle: string;
+  /** The id of the call this result answered. */
+  toolCallId: string;
+  /** The tool that produced it, when known. */
+  toolName?: string;
+  /** The call's arguments, the JSON text as the model sent it, when the call was in the transcript. */
+  arguments?: string;
+  /** The original content, unchanged: a string, or parts with their images. */
+  content: string | ContentPart[];
+  /** Tokens of the original's text, by the counter of the run that archived it. */
+  tokens: number;
+  /** The original message's id, when it had one. */
+  messageId?: string;
+  /** When it was archived (ISO 8601), for a host that expires old archives. */
+  archivedAt: string;
+}
+
+/** True when a value read from a store is an {@link ArchivedToolResult}. */
+export function isArchivedToolResult(value: unknown): value is ArchivedToolResult {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Partial<ArchivedToolResult>;
+  return (
+    record.type === 'ctxkit.archived-tool-result' &&
+    typeof record.handle === 'string' &&
+    typeof record.toolCallId === 'string' &&
+    (typeof record.content === 'string' || Array.isArray(record.content))
+  );
+}
+
+async function guarded<T>(operation: string, key: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (cause) {
+    if (CtxkitError.isInstance(cause)) throw cause;
+    throw new CtxkitError({
+      code: 'STORE_ERROR',
+      source,
+      message: `${operation} ${JSON.stringify(key)} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      cause,
+    });
+  }
+}
+
+/** Reads a store key, turning a driver failure into `CtxkitError` STORE_ERROR that names the key. */
+export function readKey<T>(store: StorePlugin, key: string): Promise<T | null> {
+  return guarded('reading', key, () => store.getItem<T>(key));
+}
+
+/** Writes a store key, turning a driver failure into `CtxkitError` STORE_ERROR that names the key. */
+export function writeKey(store: StorePlugin, key: string, value: unknown): Promise<void> {
+  return guarded('writing', key, () => store.setItem(key, value));
+}
+
+/**
+ * The archived tool result under a handle, with its content parts (images included), or undefined when
+ * the store has nothing of that shape there. For hosts whose provider accepts images in tool results.
+ * @throws CtxkitError STORE_ERROR when the store itself fails
+ * @example
+ * ```ts
+ * const record = await readArchivedToolResult(store, 'r7');
+ * if (record) console.log(record.toolName, record.arguments, record.content);
+ * ```
+ */
+export async function readArchivedToolResult(store: StorePlugin, handle: string): Promise<ArchivedToolResult | undefined> {
+  const value = await readKey<unknown>(store, handle);
+  return isArchivedToolResult(value) ? value : undefined;
+}
+
+/**
+ * The text `restore_tool_result` answers with: string content byte for byte; parts joined with a
+ * newline (as `textOf` does), each image standing as one line that says it was not restored.
+ */
+export function restoredText(content: string | readonly ContentPart[]): string {
+  if (typeof content === 'string') return content;
+  const images = content.filter((part) => part.type === 'image').length;
+  let imageNumber = 0;
+  const lines = content.map((part) =>
+    part.type === 'text'
+      ? part.text
+      : `[image ${++imageNumber} of ${images} (${part.mediaType}) not restored: restore_tool_result returns text only]`,
+  );
+  return lines.join('\n');
+}

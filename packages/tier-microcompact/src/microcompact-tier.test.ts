@@ -1,0 +1,277 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CtxkitError, type Message, memoryStore, type StorePlugin, type TierOutcome, type ToolMessage, validateTranscript } from '@ctxkit/core';
+import { fileStore } from '@ctxkit/store';
+import { checkTierOutput, runTierConformance } from '@ctxkit/testkit';
+import { describe, expect, it } from 'vitest';
+import { codingRun, tierContext } from './__fixtures__/tier-context.ts';
+import { type ArchivedToolResult, readArchivedToolResult } from './archive.ts';
+import { microcompactTier } from './microcompact-tier.ts';
+import { createRestoreHandler } from './restore-handler.ts';
+
+function applied(outcome: TierOutcome): Message[] {
+  if (outcome.status !== 'applied') throw new Error(`expected applied, got ${outcome.status}: ${outcome.reason}`);
+  return outcome.messages;
+}
+
+const handlesOf = (messages: readonly Message[]) => messages.flatMap((message) => (message.meta?.ctxkit?.handle ? [message.meta.ctxkit.handle] : []));
+
+runTierConformance(() => microcompactTier({ keepRecent: 1, minSavingsTokens: 0, minResultTokens: 20 }), { runs: 1000 });
+// The defaults, with the minimum saving lowered so the generated transcripts (a few KB) compact.
+runTierConformance(() => microcompactTier({ minSavingsTokens: 0 }), { runs: 1000 });
+
+describe('microcompactTier on a coding run', () => {
+  it('turns tool results older than the last three into stubs that name the call and a handle', async () => {
+    const messages = codingRun();
+    const context = tierContext({ protectedStart: 12 });
+    const output = applied(await microcompactTier().apply(messages, context));
+
+    expect(output[3]).toEqual({
+      role: 'tool',
+      toolCallId: 'call_a1',
+      toolName: 'read_file',
+      content: '[tool result 1 archived: read_file src/app.ts, 3,333 tokens; restore with restore_tool_result("r1")]',
+      meta: { ctxkit: { kind: 'stub', by: 'microcompact', replaces: ['#3'], handle: 'r1' } },
+    });
+    expect(output[5]!.content).toBe(
+      '[tool result 2 archived: bash npm test -- --run 2>&1 | tail -200, 1,583 tokens; restore with restore_tool_result("r2")]',
+    );
+    // The three most recent tool results (7, 9, 11) and everything else stay as they were.
+    for (const index of [0, 1, 2, 4, 6, 7, 8, 9, 10, 11, 12]) expect(output[index]).toBe(messages[index]);
+    expect(validateTranscript(output)).toEqual([]);
+    expect(await checkTierOutput(messages, output, { protectedStart: 12, count: context.count, store: context.store })).toEqual([]);
+  });
+
+  it('archives the original with what identifies it, and the handler restores it byte for byte', async () => {
+    const messages = codingRun();
+    const context = tierContext({ protectedStart: 12 });
+    applied(await microcompactTier().apply(messages, context));
+
+    const record = (await context.store.getItem<ArchivedToolResult>('r1'))!;
+    expect(record).toMatchObject({
+      type: 'ctxkit.archived-tool-result',
+      handle: 'r1',
+      toolCallId: 'call_a1',
+      toolName: 'read_file',
+      arguments: '{"path":"src/app.ts"}',
+      tokens: 3_333,
+    });
+    const restore = createRestoreHandler(context.store);
+    expect(await restore({ handle: 'r1' })).toBe(messages[3]!.content);
+    expect(await restore('{"handle":"r2"}')).toBe(messages[5]!.content);
+  });
+
+  it('reports what it did in the detail', async () => {
+    const outcome = await microcompactTier().apply(codingRun(), tierContext({ protectedStart: 12 }));
+    expect(outcome).toMatchObject({ status: 'applied', detail: 'archived 2 tool results as stubs (2 new: r1–r2), freed 4,861 tokens' });
+  });
+
+  it('never touches the protected recent messages, whatever keepRecent says', async () => {
+    const messages = codingRun();
+    // Everything from index 6 on is protected; only the results at 3 and 5 may go.
+    const output = applied(await microcompactTier({ keepRecent: 0 }).apply(messages, tierContext({ protectedStart: 6 })));
+    expect(handlesOf(output)).toEqual(['r1', 'r2']);
+    expect(output.slice(6)).toEqual(messages.slice(6));
+  });
+
+  it('keeps more recent results verbatim with a larger keepRecent', async () => {
+    const output = applied(await microcompactTier({ keepRecent: 4 }).apply(codingRun(), tierContext({ protectedStart: 12 })));
+    expect(handlesOf(output)).toEqual(['r1']);
+    expect(output[5]!.content).toMatch(/^FAIL src\/app\.test\.ts/);
+  });
+
+  it('leaves short results alone: a stub would not be worth a restore call', async () => {
+    const messages = codingRun();
+    const output = applied(await microcompactTier({ keepRecent: 0, minSavingsTokens: 0 }).apply(messages, tierContext({ protectedStart: 12 })));
+    expect(handlesOf(output)).toEqual(['r1', 'r2', 'r3', 'r4']);
+    expect(output[11]).toBe(messages[11]); // "PORT=3000"
+  });
+
+  it('skips tools named in excludeTools', async () => {
+    const output = applied(await microcompactTier({ keepRecent: 0, excludeTools: ['bash'] }).apply(codingRun(), tierContext({ protectedStart: 12 })));
+    expect(output[5]!.content).toMatch(/^FAIL/);
+    expect(handlesOf(output)).toEqual(['r1', 'r2', 'r3']);
+  });
+
+  it('keeps the id and the host meta of a stubbed message, and names the id in replaces', async () => {
+    const messages = codingRun();
+    messages[7] = { ...(messages[7] as ToolMessage), meta: { host: { turn: 2 } } };
+    const output = applied(await microcompactTier({ keepRecent: 0 }).apply(messages, tierContext({ protectedStart: 12 })));
+    expect(output[7]).toMatchObject({ id: 'msg-7', meta: { host: { turn: 2 }, ctxkit: { kind: 'stub', replaces: ['msg-7'], handle: 'r3' } } });
+  });
+
+  it('does not mutate its input', async () => {
+    const messages = codingRun();
+    const before = JSON.stringify(messages);
+    await microcompactTier({ keepRecent: 0 }).apply(messages, tierContext({ protectedStart: 12 }));
+    expect(JSON.stringify(messages)).toBe(before);
+  });
+});
+
+describe('minSavingsTokens', () => {
+  it('skips with the reason, and archives nothing, when the saving is below the minimum', async () => {
+    const store = memoryStore();
+    const outcome = await microcompactTier({ minSavingsTokens: 10_000 }).apply(codingRun(), tierContext({ protectedStart: 12, store }));
+    expect(outcome).toEqual({
+      status: 'skipped',
+      reason: 'archiving 2 tool results would free only 4,861 tokens, below minSavingsTokens (10,000); left unchanged to keep the prompt cache',
+    });
+    expect(await store.getItem('r1')).toBeNull();
+    expect(await store.getItem('microcompact:next-handle')).toBeNull();
+  });
+
+  it('applies at exactly the minimum', async () => {
+    const outcome = await microcompactTier({ minSavingsTokens: 4_861 }).apply(codingRun(), tierContext({ protectedStart: 12 }));
+    expect(outcome.status).toBe('applied');
+    const above = await microcompactTier({ minSavingsTokens: 4_862 }).apply(codingRun(), tierContext({ protectedStart: 12 }));
+    expect(above.status).toBe('skipped');
+  });
+
+  it('skips when there is nothing old enough', async () => {
+    const outcome = await microcompactTier().apply(codingRun(), tierContext({ protectedStart: 2 }));
+    expect(outcome).toEqual({ status: 'skipped', reason: 'no tool results to archive: none before the protected recent messages (from index 2) other than the last 3' });
+  });
+});
+
+describe('handles across compactions of a growing run', () => {
+  it('never archives a stub again, and numbers new results after the old ones', async () => {
+    const store = memoryStore();
+    const tier = microcompactTier({ keepRecent: 1, minSavingsTokens: 0 });
+    const first = applied(await tier.apply(codingRun(), tierContext({ protectedStart: 12, store })));
+    expect(handlesOf(first)).toEqual(['r1', 'r2', 'r3', 'r4']);
+    const firstRecords = await Promise.all(['r1', 'r2', 'r3', 'r4'].map((handle) => store.getItem(handle)));
+
+    // The run goes on: the agent's next round, built on the compacted transcript.
+    const grown: Message[] = [
+      ...first,
+      { role: 'assistant', content: '', toolCalls: [{ id: 'call_b1', name: 'read_file', arguments: '{"path":"src/server.ts"}' }] },
+      { role: 'tool', toolCallId: 'call_b1', toolName: 'read_file', content: 'x'.repeat(8_000) },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'call_b2', name: 'bash', arguments: '{"command":"npm test"}' }] },
+      { role: 'tool', toolCallId: 'call_b2', toolName: 'bash', content: 'ok '.repeat(3_000) },
+      { role: 'assistant', content: 'Tests pass.' },
+    ];
+    const second = applied(await tier.apply(grown, tierContext({ protectedStart: grown.length - 1, store })));
+    expect(handlesOf(second)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
+    for (const index of [3, 5, 7, 9]) expect(second[index]).toBe(first[index]);
+    expect(second[14]!.content).toBe('[tool result 5 archived: read_file src/server.ts, 2,000 tokens; restore with restore_tool_result("r5")]');
+    expect(await Promise.all(['r1', 'r2', 'r3', 'r4'].map((handle) => store.getItem(handle)))).toEqual(firstRecords);
+  });
+
+  it('gives the same stubs when the host prepares its full history again (stable prompt, no new archives)', async () => {
+    const store = memoryStore();
+    const tier = microcompactTier();
+    const once = applied(await tier.apply(codingRun(), tierContext({ protectedStart: 12, store })));
+    const twice = applied(await tier.apply(codingRun(), tierContext({ protectedStart: 12, store })));
+    expect(JSON.stringify(twice)).toBe(JSON.stringify(once));
+    expect(await store.getItem('r3')).toBeNull();
+    expect((await tier.apply(codingRun(), tierContext({ protectedStart: 12, store }))).status).toBe('applied');
+  });
+
+  it('never reuses a handle, even when the counter was lost', async () => {
+    const store = memoryStore();
+    const tier = microcompactTier({ minSavingsTokens: 0 });
+    applied(await tier.apply(codingRun(), tierContext({ protectedStart: 12, store })));
+    await store.removeItem('microcompact:next-handle');
+    const other = codingRun().map((message) => (message.role === 'tool' ? { ...message, content: `${String(message.content)} (second run)` } : message));
+    const output = applied(await tier.apply(other, tierContext({ protectedStart: 12, store })));
+    expect(handlesOf(output)).toEqual(['r3', 'r4']);
+    expect(await createRestoreHandler(store)('r1')).toBe(codingRun()[3]!.content);
+    expect(await createRestoreHandler(store)('r3')).toBe(other[3]!.content);
+  });
+
+  it('keeps handles unique in a file store across a restart of the process', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ctxkit-microcompact-'));
+    const tier = microcompactTier();
+    applied(await tier.apply(codingRun(), tierContext({ protectedStart: 12, store: fileStore(dir) })));
+    const later = codingRun().map((message) => (message.role === 'tool' ? { ...message, toolCallId: `${message.toolCallId}-b` } : message));
+    for (const message of later) if (message.role === 'assistant') for (const call of message.toolCalls ?? []) call.id = `${call.id}-b`;
+    const output = applied(await tier.apply(later, tierContext({ protectedStart: 12, store: fileStore(dir) })));
+    expect(handlesOf(output)).toEqual(['r3', 'r4']);
+    expect(await createRestoreHandler(fileStore(dir))('r1')).toBe(codingRun()[3]!.content);
+  });
+
+  it('does not re-archive a stub whose meta was lost on a round trip through a provider format', async () => {
+    const store = memoryStore();
+    const first = applied(await microcompactTier({ keepRecent: 0, minResultTokens: 0, minSavingsTokens: 0 }).apply(codingRun(), tierContext({ protectedStart: 12, store })));
+    const roundTripped = first.map(({ meta: _meta, ...message }) => message as Message);
+    const again = await microcompactTier({ keepRecent: 0, minResultTokens: 0, minSavingsTokens: 0 }).apply(roundTripped, tierContext({ protectedStart: 12, store }));
+    expect(again).toMatchObject({ status: 'skipped' });
+  });
+
+  it('points a restored result that grew old back at its first archive', async () => {
+    const store = memoryStore();
+    const tier = microcompactTier({ keepRecent: 1, minSavingsTokens: 0 });
+    const first = applied(await tier.apply(codingRun(), tierContext({ protectedStart: 12, store })));
+    const restored = await createRestoreHandler(store)({ handle: 'r1' });
+    const grown: Message[] = [
+      ...first,
+      { role: 'assistant', content: 'I need app.ts again.', toolCalls: [{ id: 'call_c1', name: 'restore_tool_result', arguments: '{"handle":"r1"}' }] },
+      { role: 'tool', toolCallId: 'call_c1', toolName: 'restore_tool_result', content: restored },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'call_c2', name: 'bash', arguments: '{"command":"git diff"}' }] },
+      { role: 'tool', toolCallId: 'call_c2', toolName: 'bash', content: 'diff --git a/x b/x' },
+      { role: 'assistant', content: 'Done.' },
+    ];
+    const second = applied(await tier.apply(grown, tierContext({ protectedStart: grown.length - 1, store })));
+    expect(second[14]!.content).toBe('[tool result 1 archived: read_file src/app.ts, 3,333 tokens; restore with restore_tool_result("r1")]');
+    expect(second[14]!.meta?.ctxkit?.handle).toBe('r1');
+    expect(await store.getItem('r5')).toBeNull();
+  });
+});
+
+describe('trouble', () => {
+  const failingStore = (failOn: 'getItem' | 'setItem'): StorePlugin => {
+    const inner = memoryStore();
+    return {
+      ...inner,
+      getItem: failOn === 'getItem' ? async () => Promise.reject(new Error('connection reset')) : inner.getItem,
+      setItem: failOn === 'setItem' ? async () => Promise.reject(new Error('disk full')) : inner.setItem,
+    };
+  };
+
+  it('fails with the reason, leaving the transcript as it was, when the store cannot be written', async () => {
+    const outcome = await microcompactTier().apply(codingRun(), tierContext({ protectedStart: 12, store: failingStore('setItem') }));
+    expect(outcome).toMatchObject({ status: 'failed' });
+    expect((outcome as { reason: string }).reason).toBe(
+      'could not archive to the store, transcript unchanged: [ctxkit:tier-microcompact] writing "r1" failed: disk full',
+    );
+    expect(CtxkitError.isInstance((outcome as { error: unknown }).error, 'STORE_ERROR')).toBe(true);
+  });
+
+  it('fails when the store cannot be read', async () => {
+    const outcome = await microcompactTier().apply(codingRun(), tierContext({ protectedStart: 12, store: failingStore('getItem') }));
+    expect(outcome).toMatchObject({ status: 'failed', reason: expect.stringContaining('connection reset') });
+  });
+
+  it('fails without writing when the run was aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const store = memoryStore();
+    const outcome = await microcompactTier().apply(codingRun(), tierContext({ protectedStart: 12, store, signal: controller.signal }));
+    expect(outcome).toMatchObject({ status: 'failed', reason: 'aborted before it started' });
+    expect(await store.getItem('r1')).toBeNull();
+  });
+
+  it('rejects bad options at creation, naming the option', () => {
+    expect(() => microcompactTier({ keepRecent: -1 })).toThrow('[ctxkit:tier-microcompact] microcompactTier option keepRecent must be an integer ≥ 0, got -1');
+    expect(() => microcompactTier({ minSavingsTokens: Number.NaN })).toThrow(/minSavingsTokens must be an integer/);
+    expect(() => microcompactTier({ excludeTools: 'bash' as unknown as string[] })).toThrow(/excludeTools must be an array/);
+    try {
+      microcompactTier({ minResultTokens: 1.5 });
+    } catch (error) {
+      expect(CtxkitError.isInstance(error, 'INVALID_ARGUMENT')).toBe(true);
+    }
+  });
+
+  it('uses a custom stub text, and fails when it leaves out the handle', async () => {
+    const custom = microcompactTier({ stubText: (stub) => `[${stub.toolName} output archived as ${stub.handle}]` });
+    const output = applied(await custom.apply(codingRun(), tierContext({ protectedStart: 12 })));
+    expect(output[3]!.content).toBe('[read_file output archived as r1]');
+
+    const broken = microcompactTier({ stubText: () => '[archived]' });
+    const store = memoryStore();
+    const outcome = await broken.apply(codingRun(), tierContext({ protectedStart: 12, store }));
+    expect(outcome).toMatchObject({ status: 'failed', reason: expect.stringContaining('must return text that contains the handle ("r1")') });
+    expect(await readArchivedToolResult(store, 'r1')).toBeUndefined();
+  });
+});
