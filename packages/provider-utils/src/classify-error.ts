@@ -1,0 +1,328 @@
+import type { ErrorClassification, ProviderErrorKind } from '@ctxkit/core';
+import { isOfflineCode, networkErrorCode } from './http.ts';
+import { type ProviderCallFailure, ProviderCallError } from './provider-call-error.ts';
+import { retryAfterMs } from './retry-after.ts';
+
+/** An error classification with what the fallback chain and the logs need besides the core fields. */
+export interface ProviderErrorClassification extends ErrorClassification {
+  /** True where waiting `retryAfterMs` and sending the same request to the same model can succeed. */
+  retryable: boolean;
+  /** The HTTP status, when there was one. */
+  status?: number;
+  /** The provider named by the error or by the classifier. */
+  provider?: string;
+  /** The input part of `reportedTokens`, when the error splits input and requested output. */
+  inputTokens?: number;
+  /** The output budget the request asked for, when the error says so. */
+  requestedOutputTokens?: number;
+}
+
+/** A provider error as plain data: what `classifyError` accepts besides an Error or a fetch Response. */
+export interface ProviderErrorDetails {
+  status?: number;
+  /** The response body: text as received, or parsed JSON. */
+  body?: unknown;
+  headers?: Headers | Record<string, string | undefined>;
+  provider?: string;
+  message?: string;
+}
+
+/** What the classifier reads from any error shape: status, one flat text, headers, network facts. */
+export interface NormalizedError {
+  status?: number;
+  /** Every message and body text found, unescaped and on one line. */
+  text: string;
+  headers?: Headers | Record<string, string | undefined>;
+  provider?: string;
+  failure?: ProviderCallFailure;
+  /** A Node network code found in the cause chain (`ECONNREFUSED`). */
+  networkCode?: string;
+  /** The error's `name` (`AbortError`, `TimeoutError`). */
+  name?: string;
+}
+
+/**
+ * A provider-specific rule, run before the shared families; returns the kind (and anything else it
+ * knows) or undefined to let the shared families decide.
+ */
+export type ClassifierRule = (error: NormalizedError) => (Partial<ProviderErrorClassification> & { kind: ProviderErrorKind }) | undefined;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function asStatus(value: unknown): number | undefined {
+  const number = typeof value === 'string' && /^\d{3}$/.test(value) ? Number(value) : value;
+  return typeof number === 'number' && Number.isInteger(number) && number >= 100 && number <= 599 ? number : undefined;
+}
+
+function textOfValue(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** Bodies arrive JSON-in-JSON, as Python reprs or escaped in logs: flatten them so one pattern fits all. */
+function flatten(text: string): string {
+  return text
+    .replace(/\\+n/g, ' ')
+    .replace(/\\+(["'`])/g, '$1')
+    .replace(/(\d),(\d{3})\b/g, '$1$2')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * Reads the status, text, headers and network facts out of anything a provider call can throw: a
+ * ProviderCallError, an SDK error (`status`, `statusCode`, `responseBody`, `error`, `headers`), a fetch
+ * Response, `{ status, body, headers, provider }`, a response body or stream event, or a string.
+ */
+export function normalizeError(error: unknown, provider?: string): NormalizedError {
+  const texts: string[] = [];
+  const result: NormalizedError = { text: '' };
+  if (provider) result.provider = provider;
+  if (ProviderCallError.isInstance(error)) {
+    result.failure = error.failure;
+    if (error.status !== undefined) result.status = error.status;
+    result.headers = error.headers;
+    result.provider = provider ?? error.provider;
+    texts.push(error.body ?? '', error.message);
+  } else if (typeof Response !== 'undefined' && error instanceof Response) {
+    result.status = error.status;
+    result.headers = error.headers as Headers;
+    texts.push(error.statusText);
+  } else if (typeof error === 'string') {
+    texts.push(error);
+  } else if (isRecord(error) || error instanceof Error) {
+    const record = error as Record<string, unknown>;
+    const response = isRecord(record.response) ? record.response : undefined;
+    const status = asStatus(record.status) ?? asStatus(record.statusCode) ?? asStatus(response?.status);
+    if (status !== undefined) result.status = status;
+    const headers = record.headers ?? record.responseHeaders ?? response?.headers;
+    if (isRecord(headers) || (typeof Headers !== 'undefined' && headers instanceof Headers)) result.headers = headers as Headers | Record<string, string | undefined>;
+    if (typeof record.provider === 'string' && !result.provider) result.provider = record.provider;
+    if (error instanceof Error) {
+      result.name = error.name;
+      texts.push(error.message);
+      const code = networkErrorCode(error);
+      if (code) result.networkCode = code;
+      // Wrappers (a retry error, an SDK error) keep the provider's words in the cause.
+      let cause: unknown = error.cause;
+      for (let depth = 0; depth < 3 && cause instanceof Error; depth++, cause = cause.cause) texts.push(cause.message);
+      for (const field of ['body', 'responseBody', 'error', 'data'] as const) texts.push(textOfValue(record[field]));
+      texts.push(textOfValue(response?.data));
+    } else {
+      const keys = Object.keys(record);
+      const isDetails = keys.length > 0 && keys.every((key) => ['status', 'statusCode', 'body', 'headers', 'provider', 'message'].includes(key));
+      texts.push(isDetails ? `${textOfValue(record.message)} ${textOfValue(record.body)}` : textOfValue(record));
+    }
+  } else if (error !== undefined && error !== null) {
+    texts.push(String(error));
+  }
+  result.text = flatten(texts.filter(Boolean).join(' | '));
+  return result;
+}
+
+const number = (text: string | undefined): number | undefined => (text === undefined ? undefined : Number(text));
+
+function firstNumber(text: string, patterns: readonly RegExp[]): number | undefined {
+  for (const pattern of patterns) {
+    const match = pattern.exec(text);
+    if (match?.[1]) return Number(match[1]);
+  }
+  return undefined;
+}
+
+/** Waits longer than this (15 minutes) mark a rate limit as not retryable: it is a quota, not a burst. */
+const longestSensibleWaitMs = 15 * 60_000;
+
+// ---- families, in the order they are tried ----
+
+// Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length".
+const rateLimitWords =
+  /rate.?limit|throttl|\bquota|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|too many requests/i;
+// A quota that waiting a moment does not restore: daily caps, an exhausted balance.
+const exhaustedQuota = /insufficient_quota|per ?day|daily|\b[TR]PD\b|insufficient (?:balance|credits?|funds)|credit balance|billing hard limit/i;
+// Caps on a single request that are not the model's window (embedding batches).
+const perRequestCap = /tokens? per request/i;
+// Input and output budget together over the window: an overflow, though a smaller output budget may fix it.
+const inputPlusOutput = /input\w*\W+(?:length\W+|tokens?\W+)?(?:\+|and)\W+max_(?:new_)?tokens\W+(?:exceed|must be|>)/i;
+const maxTokensWords = [
+  /max(?:imum)?[ _](?:new_|completion_|output_)?tokens?\b[^.]{0,40}?(?:too large|must be|exceed|>\s*\d|valid range|greater than)/i,
+  /maximum (?:allowed )?number of (?:output|completion) tokens/i,
+  /supports at most \d+ (?:completion|output) tokens/i,
+];
+const overflowWords = [
+  /context_length_exceeded|exceed_context_size_error|model_max_prompt_tokens_exceeded|context_?window_?exceeded|contextwindowexceeded/i,
+  /\b(?:context|prompt|input|sequence)(?:[\s_]+(?:length|window|size|limit|token count|tokens))?\W+(?:[\w'.]+\W+){0,3}?(?:exceed\w*|(?:is |are )?too (?:long|large)|greater than|longer than|overflow)/i,
+  /\b(?:exceed\w*|greater than|longer than|more than)\s+(?:[\w']+\W+){0,4}?(?:context|max(?:imum)? (?:prompt |input |context |model |sequence )?length|maxlength|maximum number of tokens)/i,
+  /reduce the length of (?:the |your )?(?:messages|prompt|input)/i,
+  /max(?:imum)? (?:prompt |input |context |model |sequence )?length (?:is|of)\b|max(?:imum)? context length/i,
+  /number of tokens[^.]{0,60}(?:cannot|must not|may not) exceed/i,
+  /expected maxlength\W+\d+\W+actual\W+\d+/i,
+  /context (?:length|window|size) is only|reached (?:the )?(?:maximum )?context (?:length|window|size)/i,
+  /\b(?:max(?:imum)?|context) (?:\w+ )?length exceeded/i,
+];
+// Words of a busy or overloaded service; tried after the overflow families ("too many tokens: total ... cannot exceed" is an overflow).
+const busyWords =
+  /too many tokens|please wait|overloaded|at capacity|capacity (?:exceeded|exhausted)|no capacity|server (?:is )?busy|high demand|try again later|temporarily unavailable|pending requests|service unavailable/i;
+
+const limitPatterns = [
+  /context (?:length|window|size|limit)(?: is| of)?(?: only)?:?\s*\(?(\d+)/i,
+  /n_ctx\W{1,3}(\d+)/i,
+  /(\d+) maximum\b/i,
+  /max(?:imum)? (?:prompt |input |model |sequence )?length(?: is| of)?:?\s*\(?(\d+)/i,
+  /maxlength\W{1,3}(\d+)/i,
+  /(?:tokens allowed|limit of|limit is|cannot exceed|must be <=|must not exceed|window of)\s*\(?(\d+)/i,
+];
+const reportedPatterns = [
+  /total of (?:at least )?(\d+)/i,
+  /(?:requested tokens|requested|request contains|resulted in|token count of|token count|received|actual:|current length is|input length|prompt contains|too long|too large|n_prompt_tokens|n_keep:|contains)\W{0,3}(?:about |at least )?\(?(\d+)/i,
+  /length\W{0,3}(\d+)/i,
+];
+const maxTokensLimitPatterns = [/(?:at most|limit of|<=|less than or equal to|valid range of max_tokens is \[\d+,\s*|maximum context length is|>)\s*(\d+)/i];
+const maxTokensRequestedPatterns = [/(?:too large|max_tokens|you provided)\W{0,3}(\d+)/i];
+
+function overflowNumbers(text: string): Partial<ProviderErrorClassification> {
+  const sum = /(\d+)\s*\+\s*(\d+)\s*>\s*(\d+)/.exec(text);
+  if (sum) {
+    const [input, output, limit] = [Number(sum[1]), Number(sum[2]), Number(sum[3])];
+    return { reportedTokens: input + output, inputTokens: input, requestedOutputTokens: output, limitTokens: limit };
+  }
+  const split =
+    /(\d+)\W{0,2}inputs?\W{0,2} tokens and (\d+)\W{0,2}max_new_tokens/i.exec(text) ??
+    /passed (\d+) input tokens and requested (\d+) output tokens/i.exec(text);
+  const limitTokens = firstNumber(text, limitPatterns);
+  const found: Partial<ProviderErrorClassification> = limitTokens === undefined ? {} : { limitTokens };
+  if (split) {
+    const [input, output] = [Number(split[1]), Number(split[2])];
+    return { ...found, reportedTokens: input + output, inputTokens: input, requestedOutputTokens: output };
+  }
+  const reportedTokens = firstNumber(text, reportedPatterns);
+  const inMessages = number(/(\d+) in (?:the|your) (?:messages|prompt)/i.exec(text)?.[1]);
+  const inCompletion = number(/(\d+) (?:in|for) the (?:completion|output)/i.exec(text)?.[1]);
+  return {
+    ...found,
+    ...(reportedTokens === undefined || reportedTokens === limitTokens ? {} : { reportedTokens }),
+    ...(inMessages === undefined ? {} : { inputTokens: inMessages }),
+    ...(inCompletion === undefined ? {} : { requestedOutputTokens: inCompletion }),
+  };
+}
+
+function rateLimitNumbers(text: string): Partial<ProviderErrorClassification> {
+  const tpm = /limit:? (\d+)\W+(?:used:? \d+\W+)?requested:? (\d+)/i.exec(text);
+  if (tpm) return { limitTokens: Number(tpm[1]), reportedTokens: Number(tpm[2]) };
+  const quota = /token_count[\s\S]{0,240}?quotaValue\W+(\d+)/i.exec(text);
+  return quota ? { limitTokens: Number(quota[1]) } : {};
+}
+
+function classifyText(found: NormalizedError): Partial<ProviderErrorClassification> & { kind: ProviderErrorKind } {
+  const { text, status } = found;
+  if (status === 429 || rateLimitWords.test(text)) {
+    const numbers = rateLimitNumbers(text);
+    // A request larger than the per-minute budget never fits, however long the caller waits.
+    const neverFits = numbers.reportedTokens !== undefined && numbers.limitTokens !== undefined && numbers.reportedTokens > numbers.limitTokens;
+    return { kind: 'rate_limit', ...numbers, retryable: !neverFits && !exhaustedQuota.test(text) };
+  }
+  if (perRequestCap.test(text)) {
+    const cap = /requested (\d+) tokens\W+max (\d+)/i.exec(text);
+    return { kind: 'other', ...(cap ? { reportedTokens: Number(cap[1]), limitTokens: Number(cap[2]) } : {}) };
+  }
+  if (inputPlusOutput.test(text)) return { kind: 'context_overflow', ...overflowNumbers(text) };
+  if (maxTokensWords.some((pattern) => pattern.test(text))) {
+    const limitTokens = firstNumber(text, maxTokensLimitPatterns);
+    const reportedTokens = firstNumber(text, maxTokensRequestedPatterns);
+    return { kind: 'max_tokens', ...(limitTokens === undefined ? {} : { limitTokens }), ...(reportedTokens === undefined ? {} : { reportedTokens }) };
+  }
+  if (overflowWords.some((pattern) => pattern.test(text))) return { kind: 'context_overflow', ...overflowNumbers(text) };
+  if (status === 503 || status === 529 || busyWords.test(text)) return { kind: 'rate_limit', retryable: true };
+  if (status === 408 || status === 504 || status === 524) return { kind: 'timeout', retryable: true };
+  // A server error says nothing about the request: another provider may well answer it.
+  if (status !== undefined && status >= 500) return { kind: 'other', fallback: true, retryable: true };
+  // Payment required: the account is out of credit, so the next provider should take over.
+  if (status === 402) return { kind: 'rate_limit', retryable: false };
+  return { kind: 'other' };
+}
+
+function classifyNormalized(found: NormalizedError, rules: readonly ClassifierRule[]): ProviderErrorClassification {
+  let partial: Partial<ProviderErrorClassification> & { kind: ProviderErrorKind };
+  const ruled = rules.map((rule) => rule(found)).find((result) => result !== undefined);
+  if (ruled) partial = ruled;
+  else if (found.failure === 'aborted' || (found.name === 'AbortError' && found.failure === undefined && found.status === undefined)) {
+    // The caller cancelled: nothing to retry and nowhere to fall back to.
+    partial = { kind: 'other', fallback: false, retryable: false };
+  } else if (found.failure === 'timeout' || found.name === 'TimeoutError' || (found.networkCode !== undefined && !isOfflineCode(found.networkCode))) {
+    partial = { kind: 'timeout', retryable: true };
+  } else if (found.failure === 'offline' || (found.networkCode !== undefined && isOfflineCode(found.networkCode))) {
+    partial = { kind: 'offline', retryable: true };
+  } else if (found.status === undefined && /\bfetch failed\b|socket hang up|\bECONNREFUSED\b|network (?:error|is unreachable)|getaddrinfo/i.test(found.text)) {
+    partial = { kind: 'offline', retryable: true };
+  } else if (found.status === undefined && /\btimed? ?out\b|\btimeout\b/i.test(found.text) && !overflowWords.some((pattern) => pattern.test(found.text))) {
+    partial = { kind: 'timeout', retryable: true };
+  } else {
+    partial = classifyText(found);
+    // A 2xx body that is not JSON: the endpoint is broken, not the request.
+    if (found.failure === 'malformed' && partial.kind === 'other') partial = { kind: 'other', fallback: true, retryable: true };
+  }
+  const { kind } = partial;
+  const fallback = partial.fallback ?? (kind === 'rate_limit' || kind === 'timeout' || kind === 'offline');
+  const retryable = partial.retryable ?? false;
+  const wait = kind === 'rate_limit' || kind === 'timeout' || kind === 'other' ? retryAfterMs(found.headers, found.text) : undefined;
+  const message = found.text.length > 500 ? `${found.text.slice(0, 500)}…` : found.text;
+  // A wait of hours is a quota running out, not a burst: the next provider should take over now.
+  const result: ProviderErrorClassification = { ...partial, kind, fallback, retryable: retryable && !(wait !== undefined && wait > longestSensibleWaitMs) };
+  if (wait !== undefined && partial.retryAfterMs === undefined) result.retryAfterMs = wait;
+  if (found.status !== undefined) result.status = found.status;
+  if (found.provider !== undefined) result.provider = found.provider;
+  if (message) result.message = message;
+  return result;
+}
+
+/**
+ * What a provider error means for the loop: `context_overflow`, `max_tokens`, `rate_limit`, `timeout`,
+ * `offline` or `other`, with the token counts and the wait the error states, and whether the next
+ * provider of a fallback chain should take the request. Accepts an Error (SDK errors included), a
+ * fetch Response (status and headers only: use {@link classifyResponse} to read its body),
+ * `{ status, body, headers, provider }`, a response body or stream event, or a string.
+ *
+ * Patterns cover families of wording, not single strings: a 413 "tokens per minute" is a rate limit,
+ * "too many tokens, please wait" is throttling, an overflow wrapped in a 502 or a 200 stream is an overflow,
+ * and daily quotas are `retryable: false` so the chain moves on instead of waiting.
+ * @example
+ * ```ts
+ * classifyError({ status: 400, body: '{"error":{"message":"prompt is too long: 208310 tokens > 200000 maximum"}}' });
+ * // { kind: 'context_overflow', reportedTokens: 208310, limitTokens: 200000, fallback: false, retryable: false, status: 400, ... }
+ * ```
+ */
+export function classifyError(error: unknown, options: { provider?: string; rules?: readonly ClassifierRule[] } = {}): ProviderErrorClassification {
+  return classifyNormalized(normalizeError(error, options.provider), options.rules ?? []);
+}
+
+/**
+ * A classifier for one provider: its own rules first, then the shared families. What each provider
+ * package exposes as `provider.classifyError`.
+ */
+export function createErrorClassifier(options: { provider: string; rules?: readonly ClassifierRule[] }): (error: unknown) => ProviderErrorClassification {
+  return (error) => classifyError(error, options);
+}
+
+/**
+ * Like {@link classifyError}, for a fetch Response whose body is unread: reads a copy of the body first.
+ */
+export async function classifyResponse(response: Response, options: { provider?: string; rules?: readonly ClassifierRule[] } = {}): Promise<ProviderErrorClassification> {
+  let body = '';
+  try {
+    body = await response.clone().text();
+  } catch {
+    // A body that cannot be read leaves the status and headers to decide.
+  }
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  return classifyError({ status: response.status, body, headers, ...(options.provider ? { provider: options.provider } : {}) }, options);
+}

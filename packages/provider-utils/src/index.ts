@@ -1,0 +1,58 @@
+/**
+ * Shared base of the ctxkit provider adapters: HTTP JSON and stream helpers with typed errors, error
+ * classification, the window cache, the fallback chain and the summarizer helper.
+ * @packageDocumentation
+ */
+export {
+  type ApiSummarizerOptions,
+  createApiSummarizer,
+  renderTranscript,
+  type SummaryCompletionRequest,
+} from './api-summarizer.ts';
+export {
+  type ClassifierRule,
+  classifyError,
+  classifyResponse,
+  createErrorClassifier,
+  type NormalizedError,
+  normalizeError,
+  type ProviderErrorClassification,
+  type ProviderErrorDetails,
+} from './classify-error.ts';
+export {
+  type FallbackAttempt,
+  type FallbackChain,
+  type FallbackContext,
+  type FallbackOptions,
+  type FallbackResult,
+  type FallbackSwitch,
+  type FallbackTarget,
+  withFallback,
+} from './fallback-chain.ts';
+export { defaultRequestTimeoutMs, isOfflineCode, networkErrorCode, type OpenResponse, request, type RequestOptions, requestJson } from './http.ts';
+export {
+  type CatalogLimits,
+  type CatalogLookup,
+  catalogFromModelsDev,
+  conservativeDefaultWindow,
+  type ModelsDevProvider,
+  modelCatalog,
+} from './model-catalog.ts';
+export { ProviderCallError, type ProviderCallErrorOptions, type ProviderCallFailure } from './provider-call-error.ts';
+export { headerValue, parseDuration, retryAfterMs } from './retry-after.ts';
+export {
+  type JsonStreamOptions,
+  readJsonEvents,
+  readJsonLines,
+  readLines,
+  readServerSentEvents,
+  type ServerSentEvent,
+} from './stream-reader.ts';
+export {
+  createWindowCache,
+  type DiscoveredLimits,
+  type DiscoverLimits,
+  type StoredWindow,
+  type WindowCache,
+  type WindowCacheOptions,
+} from './window-cache.ts';

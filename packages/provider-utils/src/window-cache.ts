@@ -1,0 +1,262 @@
+import { CtxkitError, type ErrorClassification, type ModelLimits, memoryStore, type StorePlugin } from '@ctxkit/core';
+import { type CatalogLimits, type CatalogLookup, conservativeDefaultWindow } from './model-catalog.ts';
+
+/** What a discovery endpoint said about a model; undefined when it does not know the model. */
+export type DiscoveredLimits = CatalogLimits;
+
+/** Asks the provider for a model's limits. Rejects when the endpoint is unreachable. */
+export type DiscoverLimits = (model: string, options: { signal: AbortSignal }) => Promise<DiscoveredLimits | undefined>;
+
+/** Options for {@link createWindowCache}. */
+export interface WindowCacheOptions {
+  /** The namespace of the stored windows, usually the provider id (plus a host, for local servers). */
+  provider: string;
+  /** Where discovered and learned windows persist. @default memoryStore() */
+  store?: StorePlugin;
+  /** Asks the provider's API for a model's limits (models list, models.get, `/props`). */
+  discover?: DiscoverLimits;
+  /** A maintained catalog for models the API says nothing about. */
+  catalog?: CatalogLookup;
+  /** Windows the user set by hand; they win over everything else. A number is the context window. */
+  configured?: Readonly<Record<string, number | CatalogLimits>>;
+  /** The window of a model nobody knows. @default 32_768 (conservativeDefaultWindow) */
+  defaultWindow?: number;
+  /**
+   * How long `resolve` waits for a first discovery of a model before answering from the catalog or
+   * the default; the discovery goes on and its answer is used from the next call. @default 3_000
+   */
+  discoveryTimeoutMs?: number;
+  /** A discovery still running after this long is abandoned, so none hangs forever. @default 30_000 */
+  discoveryDeadlineMs?: number;
+  /** How often a discovered window is asked for again, in the background. 0: on every call. @default 300_000 */
+  refreshIntervalMs?: number;
+  /** Told about discovery and store failures, which never fail `resolve`. */
+  onError?: (error: unknown, model: string) => void;
+  /** The clock, for tests. @default Date.now */
+  now?: () => number;
+}
+
+/** The persisted record of one (provider, model). */
+export interface StoredWindow {
+  discovered?: { contextWindow: number; maxOutputTokens?: number; at: number };
+  /** A limit stated by an overflow error, with the advertised window it corrected. */
+  learned?: { contextWindow: number; at: number; advertised?: number };
+}
+
+/** Windows per (provider, model): configured, learned, discovered, catalog, default; persisted through a store. */
+export interface WindowCache {
+  /**
+   * The limits of the model serving a request, and where they come from. Never rejects for a failed
+   * discovery or store: it answers from what is known, `source` saying which.
+   */
+  resolve(model: string, options?: { signal?: AbortSignal }): Promise<ModelLimits>;
+  /**
+   * Learns from an overflow error that states the real limit (a router serving a shorter window than
+   * it advertises): the stored window of that model follows. Returns the new limits, or undefined
+   * when the error taught nothing.
+   */
+  learn(model: string, classification: Pick<ErrorClassification, 'kind' | 'limitTokens'>): Promise<ModelLimits | undefined>;
+  /** Records limits discovered elsewhere (a response header, a load event). */
+  remember(model: string, limits: DiscoveredLimits): Promise<void>;
+  /** Asks discovery now and waits for it; undefined when discovery is absent or failed. */
+  refresh(model: string, options?: { signal?: AbortSignal }): Promise<ModelLimits | undefined>;
+  /** Drops what was discovered and learned for a model. */
+  forget(model: string): Promise<void>;
+  /** The store key of a model's record. */
+  keyOf(model: string): string;
+}
+
+function checkPositive(name: string, value: number | undefined, allowZero = false): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'provider-utils', message: `window cache: ${name} must be a finite number above zero, got ${String(value)}` });
+  }
+}
+
+function wait<T>(promise: Promise<T>, milliseconds: number, signal?: AbortSignal): Promise<{ done: true; value: T } | { done: false }> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => finish({ done: false }), milliseconds);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new CtxkitError({ code: 'ABORTED', source: 'provider-utils', message: 'window lookup aborted by the caller', cause: signal?.reason }));
+    };
+    function finish(result: { done: true; value: T } | { done: false }) {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(result);
+    }
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    promise.then((value) => finish({ done: true, value }), () => finish({ done: false }));
+  });
+}
+
+/**
+ * A window cache for one provider: the piece that makes windows follow the model actually serving each
+ * request, keeps what discovery found across restarts, and learns real limits from overflow errors.
+ * Order: configured > learned > discovered > catalog > default.
+ * @throws CtxkitError INVALID_ARGUMENT for a bad timeout or default
+ * @example
+ * ```ts
+ * const windows = createWindowCache({ provider: 'ollama', store: fileStore('.ctxkit'), discover: (model, { signal }) => show(model, signal) });
+ * await windows.resolve('qwen3:8b'); // { contextWindow: 40_960, source: 'discovered' }, and after a restart with the server down
+ * ```
+ */
+export function createWindowCache(options: WindowCacheOptions): WindowCache {
+  const store = options.store ?? memoryStore();
+  const defaultWindow = options.defaultWindow ?? conservativeDefaultWindow;
+  const discoveryTimeoutMs = options.discoveryTimeoutMs ?? 3_000;
+  const discoveryDeadlineMs = options.discoveryDeadlineMs ?? 30_000;
+  const refreshIntervalMs = options.refreshIntervalMs ?? 300_000;
+  checkPositive('defaultWindow', defaultWindow);
+  checkPositive('discoveryTimeoutMs', discoveryTimeoutMs, true);
+  checkPositive('discoveryDeadlineMs', discoveryDeadlineMs);
+  checkPositive('refreshIntervalMs', refreshIntervalMs, true);
+  const now = options.now ?? Date.now;
+  const report = (error: unknown, model: string) => {
+    try {
+      options.onError?.(error, model);
+    } catch {
+      // A failing listener must not break window lookups.
+    }
+  };
+  // The last record seen per model: used when the store fails, and to skip writes that change nothing.
+  const known = new Map<string, StoredWindow>();
+  const inFlight = new Map<string, Promise<StoredWindow | undefined>>();
+
+  const keyOf = (model: string) => `windows:${options.provider}:${model}`;
+
+  async function load(model: string): Promise<StoredWindow> {
+    try {
+      const stored = await store.getItem<StoredWindow>(keyOf(model));
+      if (stored && typeof stored === 'object') {
+        known.set(model, stored);
+        return stored;
+      }
+      return known.get(model) ?? {};
+    } catch (error) {
+      report(error, model);
+      return known.get(model) ?? {};
+    }
+  }
+
+  async function save(model: string, record: StoredWindow): Promise<void> {
+    known.set(model, record);
+    try {
+      await store.setItem(keyOf(model), record);
+    } catch (error) {
+      report(error, model);
+    }
+  }
+
+  function configuredFor(model: string): CatalogLimits | undefined {
+    const entry = options.configured?.[model];
+    if (entry === undefined) return undefined;
+    return typeof entry === 'number' ? { contextWindow: entry } : entry;
+  }
+
+  function compose(model: string, record: StoredWindow): ModelLimits {
+    const configured = configuredFor(model);
+    if (configured) return { ...configured, source: 'configured' };
+    const catalog = options.catalog?.(model);
+    const base: ModelLimits = record.discovered
+      ? {
+          contextWindow: record.discovered.contextWindow,
+          ...(record.discovered.maxOutputTokens === undefined ? {} : { maxOutputTokens: record.discovered.maxOutputTokens }),
+          source: 'discovered',
+        }
+      : catalog
+        ? { ...catalog, source: 'catalog' }
+        : { contextWindow: defaultWindow, source: 'default' };
+    if (!record.learned) return base;
+    const maxOutputTokens = base.maxOutputTokens === undefined ? undefined : Math.min(base.maxOutputTokens, record.learned.contextWindow);
+    return { contextWindow: record.learned.contextWindow, ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }), source: 'learned' };
+  }
+
+  function discover(model: string): Promise<StoredWindow | undefined> {
+    const running = inFlight.get(model);
+    if (running) return running;
+    const discoverLimits = options.discover;
+    if (!discoverLimits) return Promise.resolve(undefined);
+    const controller = new AbortController();
+    const deadline = setTimeout(() => controller.abort(new Error(`discovery of ${model} gave no answer within ${discoveryDeadlineMs} ms`)), discoveryDeadlineMs);
+    const attempt = (async () => {
+      try {
+        const limits = await Promise.race([
+          discoverLimits(model, { signal: controller.signal }),
+          new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true })),
+        ]);
+        if (!limits || !(limits.contextWindow > 0)) return undefined;
+        const record = { ...(await load(model)) };
+        const discovered = { contextWindow: limits.contextWindow, ...(limits.maxOutputTokens ? { maxOutputTokens: limits.maxOutputTokens } : {}), at: now() };
+        // A learned limit corrected what was advertised then; a change in what discovery reports means the
+        // server changed (a reload with a larger context), and the old lesson no longer holds.
+        if (record.learned && record.discovered && record.discovered.contextWindow !== discovered.contextWindow) delete record.learned;
+        record.discovered = discovered;
+        await save(model, record);
+        return record;
+      } catch (error) {
+        report(error, model);
+        return undefined;
+      } finally {
+        clearTimeout(deadline);
+        inFlight.delete(model);
+      }
+    })();
+    inFlight.set(model, attempt);
+    return attempt;
+  }
+
+  return {
+    keyOf,
+    async resolve(model, resolveOptions = {}) {
+      if (typeof model !== 'string' || model === '') {
+        throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: options.provider, message: `contextWindow(model) needs a model id, got ${JSON.stringify(model)}` });
+      }
+      if (configuredFor(model)) return compose(model, {});
+      let record = await load(model);
+      if (options.discover) {
+        if (!record.discovered) {
+          // Unknown: ask, but wait only so long, and only the call that started the question.
+          const alreadyAsking = inFlight.has(model);
+          const answer = discover(model);
+          if (!alreadyAsking && discoveryTimeoutMs > 0) {
+            const result = await wait(answer, discoveryTimeoutMs, resolveOptions.signal);
+            if (result.done && result.value) record = result.value;
+          }
+        } else if (now() - record.discovered.at >= refreshIntervalMs) {
+          void discover(model);
+        }
+      }
+      return compose(model, record);
+    },
+    async learn(model, classification) {
+      const limit = classification.limitTokens;
+      if (classification.kind !== 'context_overflow' || limit === undefined || !(limit > 0)) return undefined;
+      const record = { ...(await load(model)) };
+      const advertised = record.discovered?.contextWindow ?? options.catalog?.(model)?.contextWindow;
+      record.learned = { contextWindow: limit, at: now(), ...(advertised === undefined ? {} : { advertised }) };
+      await save(model, record);
+      return compose(model, record);
+    },
+    async remember(model, limits) {
+      checkPositive('contextWindow', limits.contextWindow);
+      const record = { ...(await load(model)) };
+      record.discovered = { contextWindow: limits.contextWindow, ...(limits.maxOutputTokens ? { maxOutputTokens: limits.maxOutputTokens } : {}), at: now() };
+      await save(model, record);
+    },
+    async refresh(model, refreshOptions = {}) {
+      const answer = discover(model);
+      const result = await wait(answer, discoveryDeadlineMs, refreshOptions.signal);
+      return result.done && result.value ? compose(model, result.value) : undefined;
+    },
+    async forget(model) {
+      known.delete(model);
+      try {
+        await store.removeItem(keyOf(model));
+      } catch (error) {
+        report(error, model);
+      }
+    },
+  };
+}
