@@ -1,5 +1,18 @@
 /**
- * Measure a transcript the way the provider counts it: provider anchor, estimators, cached exact counting on js-tiktoken, calibration, fixed floor apart from the growing part.
+ * Measure a transcript the way the provider counts it: provider anchor, estimators, cached exact
+ * counting on js-tiktoken, calibration, fixed floor apart from the growing part.
  * @packageDocumentation
  */
-export {};
+export type { CalibrationEntry, CalibrationOptions, CalibrationSnapshot, CounterKind } from './calibration.ts';
+export { type HeuristicEstimatorOptions, heuristicEstimator } from './heuristic-estimator.ts';
+export { type ImagePart, type ImageTokens, imageTokenPresets } from './message-cost.ts';
+export {
+  type Breakdown,
+  createMeter,
+  type MeasureOptions,
+  type Measurement,
+  type Meter,
+  type MeterOptions,
+  type UsageReport,
+} from './meter.ts';
+export { type TiktokenCounter, type TiktokenCounterOptions, type TiktokenEncoding, tiktokenCounter } from './tiktoken-counter.ts';
