@@ -112,7 +112,15 @@ export function normalizeError(error: unknown, provider?: string): NormalizedErr
       if (code) result.networkCode = code;
       // Wrappers (a retry error, an SDK error) keep the provider's words in the cause.
       let cause: unknown = error.cause;
-      for (let depth = 0; depth < 3 && cause instanceof Error; depth++, cause = cause.cause) texts.push(cause.message);
+      for (let depth = 0; depth < 3 && cause instanceof Error; depth++, cause = cause.cause) {
+        texts.push(cause.message);
+        if (ProviderCallError.isInstance(cause)) {
+          texts.push(cause.body ?? '');
+          if (result.status === undefined && cause.status !== undefined) result.status = cause.status;
+          if (result.headers === undefined) result.headers = cause.headers;
+          result.failure ??= cause.failure;
+        }
+      }
       for (const field of ['body', 'responseBody', 'error', 'data'] as const) texts.push(textOfValue(record[field]));
       texts.push(textOfValue(response?.data));
     } else {

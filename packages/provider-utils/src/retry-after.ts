@@ -9,9 +9,10 @@ const unitMs: Record<string, number> = { ms: 1, millisecond: 1, milliseconds: 1,
 export function parseDuration(text: string): number | undefined {
   const trimmed = text.trim().toLowerCase();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const parts = [...trimmed.matchAll(/(\d+(?:\.\d+)?)\s*(ms|milliseconds?|secs?|seconds?|s|mins?|minutes?|m|hours?|hr|h)\b/g)];
+  const unit = /(\d+(?:\.\d+)?)\s*(ms|milliseconds?|secs?|seconds?|s|mins?|minutes?|m|hours?|hr|h)(?![a-z])/g;
+  const parts = [...trimmed.matchAll(unit)];
   if (parts.length === 0) return undefined;
-  const rest = trimmed.replace(/(\d+(?:\.\d+)?)\s*(ms|milliseconds?|secs?|seconds?|s|mins?|minutes?|m|hours?|hr|h)\b/g, '').trim();
+  const rest = trimmed.replace(unit, '').trim();
   if (rest !== '') return undefined;
   return Math.round(parts.reduce((total, [, amount, unit]) => total + Number(amount) * (unitMs[unit as string] ?? 0), 0));
 }
@@ -40,7 +41,7 @@ export function retryAfterMs(headers: Headers | Record<string, string | undefine
     const date = Date.parse(retryAfter);
     if (!Number.isNaN(date)) return Math.max(0, date - now);
   }
-  const spoken = /(?:try again|retry)(?: in| after)\s+(\d+(?:\.\d+)?\s*(?:ms|milliseconds?|secs?|seconds?|s|mins?|minutes?|m|hours?|hr|h)\b)/i.exec(text);
+  const spoken = /(?:try again|retry)(?: in| after)\s+((?:\d+(?:\.\d+)?\s*(?:ms|milliseconds?|secs?|seconds?|s|mins?|minutes?|m|hours?|hr|h)(?![a-z])\s*)+)/i.exec(text);
   if (spoken?.[1]) return parseDuration(spoken[1]);
   const retryInfo = /retryDelay\W{1,6}(\d+(?:\.\d+)?s)/i.exec(text);
   if (retryInfo?.[1]) return parseDuration(retryInfo[1]);

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import holdout from './__fixtures__/holdout-errors.json' with { type: 'json' };
+import { classifyError, classifyResponse, createErrorClassifier, normalizeError } from './classify-error.ts';
+import { ProviderCallError } from './provider-call-error.ts';
+
+interface HoldoutEntry {
+  provider: string;
+  status: number | null;
+  kind: string;
+  body: string;
+  reported_tokens?: number;
+  limit_tokens?: number;
+  retryable?: boolean;
+}
+
+describe('classifyError on held-out bodies (phrasings that are not in the corpus)', () => {
+  it.each((holdout as HoldoutEntry[]).map((entry) => [entry.provider, entry] as const))('%s', (_name, entry) => {
+    const result = classifyError(entry.status === null ? entry.body : { status: entry.status, body: entry.body });
+    expect(result.kind).toBe(entry.kind);
+    if (entry.limit_tokens !== undefined) expect(result.limitTokens).toBe(entry.limit_tokens);
+    if (entry.reported_tokens !== undefined) expect(result.reportedTokens).toBe(entry.reported_tokens);
+    if (entry.retryable !== undefined) expect(result.retryable).toBe(entry.retryable);
+  });
+});
+
+describe('classifyError input shapes', () => {
+  it('reads a fetch failure with ECONNREFUSED in its cause as offline', () => {
+    const error = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:11434'), { code: 'ECONNREFUSED' }) });
+    expect(classifyError(error)).toMatchObject({ kind: 'offline', fallback: true, retryable: true });
+    expect(classifyError(new TypeError('fetch failed'))).toMatchObject({ kind: 'offline' });
+  });
+
+  it('reads an abort by timeout as timeout and an abort by the caller as other, without fallback', () => {
+    expect(classifyError(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))).toMatchObject({ kind: 'timeout', fallback: true });
+    expect(classifyError(Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' }))).toMatchObject({ kind: 'timeout' });
+    expect(classifyError(new DOMException('This operation was aborted', 'AbortError'))).toMatchObject({ kind: 'other', fallback: false });
+  });
+
+  it('reads SDK errors: status and a parsed error body on the error object', () => {
+    const sdkError = Object.assign(new Error('400 status code (no body)'), {
+      status: 400,
+      error: { message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130001 tokens.", code: 'context_length_exceeded' },
+      headers: { 'x-request-id': 'req_1' },
+    });
+    expect(classifyError(sdkError)).toMatchObject({ kind: 'context_overflow', reportedTokens: 130001, limitTokens: 128000, status: 400 });
+    const aiSdkError = Object.assign(new Error('Too Many Requests'), { statusCode: 429, responseHeaders: { 'retry-after': '3' }, responseBody: '{}' });
+    expect(classifyError(aiSdkError)).toMatchObject({ kind: 'rate_limit', retryAfterMs: 3000 });
+  });
+
+  it('reads the provider words kept in a wrapper error cause', () => {
+    const inner = new ProviderCallError({ provider: 'anthropic', failure: 'http', status: 400, body: '{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}', message: 'answered 400' });
+    const wrapper = new Error('request failed after retries', { cause: inner });
+    expect(classifyError(wrapper)).toMatchObject({ kind: 'context_overflow', limitTokens: 200000, reportedTokens: 210000 });
+  });
+
+  it('reads a fetch Response by status and headers, and classifyResponse reads its body too', async () => {
+    const limited = new Response('{"error":{"message":"slow down"}}', { status: 429, headers: { 'retry-after': '2' } });
+    expect(classifyError(limited)).toMatchObject({ kind: 'rate_limit', retryAfterMs: 2000, status: 429 });
+    const overflow = new Response('{"error":{"message":"Input is too long for requested model."}}', { status: 400 });
+    expect(await classifyResponse(overflow, { provider: 'bedrock' })).toMatchObject({ kind: 'context_overflow', provider: 'bedrock' });
+    expect(await overflow.text()).toContain('too long');
+  });
+
+  it('splits input and requested output where the error states both', () => {
+    const result = classifyError('input length and `max_tokens` exceed context limit: 184915 + 20000 > 204648, decrease input length or `max_tokens` and try again');
+    expect(result).toMatchObject({ kind: 'context_overflow', reportedTokens: 204915, inputTokens: 184915, requestedOutputTokens: 20000, limitTokens: 204648 });
+  });
+
+  it('keeps a retry-after from a header over the one in the text, and parses durations', () => {
+    expect(classifyError({ status: 429, headers: { 'Retry-After': '7' }, body: 'Please try again in 644ms.' }).retryAfterMs).toBe(7000);
+    expect(classifyError({ status: 429, body: 'Please try again in 1m30s.' }).retryAfterMs).toBe(90_000);
+    expect(classifyError({ status: 429, body: '{"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"26s"}]}' }).retryAfterMs).toBe(26_000);
+  });
+
+  it('marks a rate limit whose wait is hours as not retryable', () => {
+    const result = classifyError({ status: 429, body: 'Requests have exceeded token rate limit of your current pricing tier. Please retry after 86400 seconds.' });
+    expect(result).toMatchObject({ kind: 'rate_limit', retryAfterMs: 86_400_000, retryable: false, fallback: true });
+  });
+
+  it('sends server errors to the next provider but not bad requests', () => {
+    expect(classifyError({ status: 500, body: '{"error":{"message":"Internal server error"}}' })).toMatchObject({ kind: 'other', fallback: true });
+    expect(classifyError({ status: 400, body: '{"error":{"message":"Invalid value for tool_choice"}}' })).toMatchObject({ kind: 'other', fallback: false });
+    expect(classifyError({ status: 401, body: '{"error":{"message":"Incorrect API key provided"}}' })).toMatchObject({ kind: 'other', fallback: false });
+  });
+
+  it('runs provider rules before the shared families', () => {
+    const classify = createErrorClassifier({
+      provider: 'custom',
+      rules: [(error) => (error.text.includes('E_CTX') ? { kind: 'context_overflow', limitTokens: 4096 } : undefined)],
+    });
+    expect(classify({ status: 400, body: 'E_CTX' })).toMatchObject({ kind: 'context_overflow', limitTokens: 4096, provider: 'custom', fallback: false });
+    expect(classify({ status: 429, body: '' })).toMatchObject({ kind: 'rate_limit', provider: 'custom' });
+  });
+
+  it('flattens JSON-in-JSON and Python reprs into one line', () => {
+    const normalized = normalizeError({ status: 502, body: { error: { metadata: { raw: '{\\"error\\":{\\"message\\":\\"prompt is\\ntoo long\\"}}' } } } });
+    expect(normalized.text).toContain('"message":"prompt is too long"');
+    expect(normalized.status).toBe(502);
+  });
+});
