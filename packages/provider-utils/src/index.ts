@@ -3,6 +3,7 @@
  * classification, the window cache, the fallback chain and the summarizer helper.
  * @packageDocumentation
  */
+export { apiKeyFrom, trimBaseURL } from './api-key.ts';
 export {
   type ApiSummarizerOptions,
   createApiSummarizer,
@@ -38,6 +39,12 @@ export {
   type ModelsDevProvider,
   modelCatalog,
 } from './model-catalog.ts';
+export {
+  type CtxkitProvider,
+  createProviderPlugin,
+  type ProviderPluginOptions,
+  type ProviderSummarizerOptions,
+} from './provider-plugin.ts';
 export { ProviderCallError, type ProviderCallErrorOptions, type ProviderCallFailure } from './provider-call-error.ts';
 export { headerValue, parseDuration, retryAfterMs } from './retry-after.ts';
 export {

@@ -1,0 +1,65 @@
+import { memoryStore } from '@ctxkit/core';
+import { describe, expect, it } from 'vitest';
+import { apiKeyFrom } from './api-key.ts';
+import { createProviderPlugin } from './provider-plugin.ts';
+
+function make(store = memoryStore()) {
+  return createProviderPlugin({
+    id: 'host',
+    windows: { store, catalog: (model) => (model === 'known' ? { contextWindow: 100_000 } : undefined) },
+    usage: (response) => ({ inputTokens: (response as { usage: { input: number } }).usage.input }),
+    complete: async (model, { system }) => `${model} summarized with ${system}`,
+  });
+}
+
+describe('createProviderPlugin', () => {
+  it('is a v1 provider plugin whose windows come per model', async () => {
+    const provider = make();
+    expect(provider).toMatchObject({ specificationVersion: 'v1', kind: 'provider', id: 'host' });
+    expect(await provider.contextWindow('known')).toEqual({ contextWindow: 100_000, source: 'catalog' });
+    expect(await provider.contextWindow('other')).toEqual({ contextWindow: 32_768, source: 'default' });
+  });
+
+  it('returns no usage for a response of another shape instead of throwing', () => {
+    expect(make().usage({ usage: { input: 12 } })).toEqual({ inputTokens: 12 });
+    expect(make().usage(null)).toBeUndefined();
+  });
+
+  it('learns a stated limit from an overflow of a given model, and only then', async () => {
+    const store = memoryStore();
+    const provider = make(store);
+    const body = "This model's maximum context length is 65536 tokens. However, you requested 70000 tokens.";
+    const { classification, limits } = await provider.learnFromError('known', { status: 400, body });
+    expect(classification.kind).toBe('context_overflow');
+    expect(limits).toEqual({ contextWindow: 65_536, source: 'learned' });
+    expect(await make(store).contextWindow('known')).toEqual({ contextWindow: 65_536, source: 'learned' });
+    expect((await provider.learnFromError('other', { status: 429, body: 'slow down' })).limits).toBeUndefined();
+    expect(await provider.contextWindow('other')).toMatchObject({ source: 'default' });
+  });
+
+  it('learns in the background when classifyError is given the model', async () => {
+    const provider = make();
+    expect(provider.classifyError({ status: 400, body: 'prompt is too long: 9000 tokens > 8192 maximum', model: 'other' }).kind).toBe('context_overflow');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await provider.contextWindow('other')).toEqual({ contextWindow: 8_192, source: 'learned' });
+  });
+
+  it('makes a summarizer per model, with the window once known', async () => {
+    const summarizer = make().summarizer('known');
+    expect(summarizer.id).toBe('host:known');
+    expect(await summarizer.summarize({ messages: [{ role: 'user', content: 'hi' }], instructions: 'the template' })).toBe('known summarized with the template');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(summarizer.contextWindow).toBe(100_000);
+    expect(() => make().summarizer('')).toThrow('[ctxkit:host] summarizer(model) needs a model id, got ""');
+  });
+});
+
+describe('apiKeyFrom', () => {
+  it('prefers the given key, then the environment, else names both', () => {
+    expect(apiKeyFrom('k', 'CTXKIT_TEST_KEY', 'p')).toBe('k');
+    process.env.CTXKIT_TEST_KEY = 'from-env';
+    expect(apiKeyFrom(undefined, 'CTXKIT_TEST_KEY', 'p')).toBe('from-env');
+    delete process.env.CTXKIT_TEST_KEY;
+    expect(() => apiKeyFrom(undefined, 'CTXKIT_TEST_KEY', 'p')).toThrow('[ctxkit:p] no API key: pass apiKey or set CTXKIT_TEST_KEY');
+  });
+});
