@@ -1,0 +1,224 @@
+import { CtxkitError } from '@ctxkit/core';
+import { type CompactionWarning, compactionWarning, defaultWarningHandler } from './compaction-warning.ts';
+import { collapseWhitespace, dropRequirednessNote, stripEmphasis } from './description-text.ts';
+import { firstSentence } from './first-sentence.ts';
+import { inspectSchema, type SchemaIssue } from './inspect-schema.ts';
+import { dropRestatedNotes, restatesSchema } from './redundant-description.ts';
+import { declaredDialect, dialectDifference } from './schema-dialect.ts';
+import {
+  defaultAnnotationKeywords,
+  isRecord,
+  schemaArrayKeywords,
+  schemaMapKeywords,
+  singleSchemaKeywords,
+  usageAnnotationKeywords,
+} from './schema-keywords.ts';
+
+/** Options for {@link compactToolSchema} (and the schema part of `compactTools`). */
+export interface CompactSchemaOptions {
+  /** Trim each parameter description to its first sentence (see `firstSentence`). @default true */
+  trimDescriptions?: boolean;
+  /**
+   * Drop parameter descriptions that only restate the property's name, type, enum, const or format
+   * ("Issue number" on `issue_number: number`), and "Optional:" / "(required)" notes that agree with
+   * the `required` list. @default true
+   */
+  dropRedundantDescriptions?: boolean;
+  /** Collapse white space and remove `**emphasis**` markup in parameter descriptions. @default true */
+  cleanDescriptions?: boolean;
+  /**
+   * Drop every parameter description: the ceiling for parameter-level savings, and a real loss of
+   * guidance for the model; measure with `compareToolChoice` before using it. @default false
+   */
+  dropDescriptions?: boolean;
+  /** Also drop `deprecated`, `readOnly` and `writeOnly`, which some hosts act on. @default false */
+  dropUsageAnnotations?: boolean;
+  /**
+   * Drop the root `$schema` when the schema validates the same under draft-07 and draft 2020-12
+   * (no tuple `items`, no `$ref` beside validation keywords, no draft-only keywords). @default true
+   */
+  dropDialect?: boolean;
+  /** Annotation keywords to keep anyway, for a host that reads them (`['default']` to fill defaults in). @default [] */
+  keepKeywords?: readonly string[];
+  /**
+   * A schema that cannot be compacted safely (not an object, a cycle, a `$ref` that points nowhere):
+   * `'warn'` returns it unchanged and reports it to `onWarning`; `'throw'` throws. @default 'warn'
+   */
+  onInvalid?: 'warn' | 'throw';
+  /** Receives every warning. @default console.warn of the warning's message */
+  onWarning?: (warning: CompactionWarning) => void;
+  /** Deepest JSON nesting accepted; deeper schemas count as invalid. @default 256 */
+  maxDepth?: number;
+}
+
+/** Where a schema sits, for warnings and errors: the tool's index and name in a `compactTools` call. */
+export interface SchemaLocation {
+  toolIndex?: number;
+  toolName?: string;
+}
+
+interface NodeContext {
+  propertyName?: string;
+  /** Whether the parent's `required` lists this property; undefined outside `properties`. */
+  required?: boolean;
+}
+
+interface Walk {
+  options: CompactSchemaOptions;
+  dropped: ReadonlySet<string>;
+  referencedPaths: ReadonlySet<string>;
+  dropDialect: boolean;
+}
+
+function escapeSegment(segment: string | number): string {
+  return `/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`;
+}
+
+/** A deep copy of checked JSON data; own-property writes, so a key named `__proto__` stays data. */
+function copyJson(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyJson);
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, copyJson(inner)]));
+  return value;
+}
+
+/**
+ * Compacts one parameter description; '' means drop it. The order matters: the requiredness note goes
+ * first so "Optional. Glob patterns to skip." keeps its real first sentence.
+ */
+export function compactDescription(
+  description: string,
+  context: { name?: string | undefined; required?: boolean | undefined; schema: unknown },
+  options: Pick<CompactSchemaOptions, 'trimDescriptions' | 'dropRedundantDescriptions' | 'cleanDescriptions' | 'dropDescriptions'> = {},
+): string {
+  if (options.dropDescriptions) return '';
+  const redundant = options.dropRedundantDescriptions ?? true;
+  let text = description;
+  if (redundant && context.required !== undefined) text = dropRequirednessNote(text.trim(), context.required);
+  if (options.trimDescriptions ?? true) text = firstSentence(text);
+  if (redundant) text = dropRestatedNotes(text, context);
+  if (options.cleanDescriptions ?? true) text = collapseWhitespace(stripEmphasis(text));
+  else text = text.trim();
+  if (redundant && restatesSchema(text, { name: context.name, schema: context.schema })) return '';
+  return text;
+}
+
+function compactNode(node: unknown, pointer: string, context: NodeContext, walk: Walk): unknown {
+  if (!isRecord(node)) return node;
+  const requiredList = Array.isArray(node.required) ? new Set(node.required.filter((name): name is string => typeof name === 'string')) : new Set<string>();
+  const entries: [string, unknown][] = [];
+  for (const [keyword, value] of Object.entries(node)) {
+    if (value === undefined) continue;
+    const here = pointer + escapeSegment(keyword);
+    // A $ref may point into an annotation (rare, but legal): what it points at stays.
+    const referenced = walk.referencedPaths.has(here);
+    if (walk.dropped.has(keyword) && !referenced) continue;
+    if (keyword === '$schema' && pointer === '' && walk.dropDialect) continue;
+    if (keyword === 'description' && typeof value === 'string' && !referenced) {
+      const text = compactDescription(value, { name: context.propertyName, required: context.required, schema: node }, walk.options);
+      if (text !== '') entries.push([keyword, text]);
+      continue;
+    }
+    entries.push([keyword, compactKeywordValue(keyword, value, here, requiredList, walk)]);
+  }
+  return Object.fromEntries(entries);
+}
+
+function compactKeywordValue(keyword: string, value: unknown, here: string, requiredList: ReadonlySet<string>, walk: Walk): unknown {
+  if (singleSchemaKeywords.has(keyword)) return compactNode(value, here, {}, walk);
+  if (keyword === 'items' || schemaArrayKeywords.has(keyword)) {
+    if (Array.isArray(value)) return value.map((item, index) => compactNode(item, here + escapeSegment(index), {}, walk));
+    return keyword === 'items' ? compactNode(value, here, {}, walk) : copyJson(value);
+  }
+  if (schemaMapKeywords.has(keyword) && isRecord(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([name, item]) => [
+        name,
+        compactNode(item, here + escapeSegment(name), keyword === 'properties' ? { propertyName: name, required: requiredList.has(name) } : {}, walk),
+      ]),
+    );
+  }
+  if (keyword === 'dependencies' && isRecord(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([name, item]) => [name, Array.isArray(item) ? copyJson(item) : compactNode(item, here + escapeSegment(name), {}, walk)]),
+    );
+  }
+  // Any other keyword holds data (enum, const, required, bounds, vendor extensions): copied as it is.
+  return copyJson(value);
+}
+
+/** What {@link compactSchemaChecked} did. */
+export interface SchemaCompaction {
+  /** The compacted schema, or the input itself when it was passed through. */
+  schema: unknown;
+  /** False when the schema was invalid and passed through unchanged. */
+  compacted: boolean;
+  /** True when the root `$schema` was dropped (the schema validates the same under draft-07 and 2020-12). */
+  droppedDialect: boolean;
+  warnings: CompactionWarning[];
+}
+
+function describeIssues(issues: readonly SchemaIssue[]): string {
+  const first = issues[0]!;
+  return `${first.path === '' ? '' : `${first.path}: `}${first.problem}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}`;
+}
+
+/**
+ * Checks a schema, then compacts it, or passes it through with warnings. The building block of
+ * `compactToolSchema` and `compactTools`; returns the warnings instead of calling `onWarning`.
+ * @throws CtxkitError SCHEMA_ERROR when the schema is invalid and `onInvalid` is `'throw'`
+ */
+export function compactSchemaChecked(schema: unknown, options: CompactSchemaOptions = {}, location: SchemaLocation = {}): SchemaCompaction {
+  const inspection = inspectSchema(schema, options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth });
+  const errors = inspection.issues.filter((issue) => issue.severity === 'error');
+  const where = { ...(location.toolIndex === undefined ? {} : { toolIndex: location.toolIndex }), ...(location.toolName === undefined ? {} : { toolName: location.toolName }) };
+  if (errors.length > 0) {
+    if (options.onInvalid === 'throw') {
+      const tool = location.toolIndex === undefined ? 'schema' : `tool ${location.toolIndex}${location.toolName === undefined ? '' : ` (${JSON.stringify(location.toolName)})`}`;
+      throw new CtxkitError({ code: 'SCHEMA_ERROR', source: 'schema', message: `${tool} cannot be compacted: ${describeIssues(errors)}`, details: errors });
+    }
+    const warnings = errors.map((issue) => compactionWarning({ ...where, path: issue.path, problem: issue.problem, action: 'passed-through' }));
+    return { schema, compacted: false, droppedDialect: false, warnings };
+  }
+  const warnings = inspection.issues.map((issue) => compactionWarning({ ...where, path: issue.path, problem: issue.problem, action: 'compacted' }));
+  if (!isRecord(schema)) return { schema, compacted: true, droppedDialect: false, warnings };
+  const keep = new Set(options.keepKeywords ?? []);
+  const dropped = new Set(
+    [...defaultAnnotationKeywords, ...(options.dropUsageAnnotations ? usageAnnotationKeywords : [])].filter((keyword) => !keep.has(keyword)),
+  );
+  const dialect = declaredDialect(schema);
+  const dropDialect =
+    (options.dropDialect ?? true) &&
+    !keep.has('$schema') &&
+    (dialect === 'draft-07' || dialect === 'draft-2019-09' || dialect === 'draft-2020-12') &&
+    dialectDifference(schema) === undefined;
+  const compacted = compactNode(schema, '', {}, { options, dropped, referencedPaths: inspection.referencedPaths, dropDialect });
+  return { schema: compacted, compacted: true, droppedDialect: dropDialect, warnings };
+}
+
+/**
+ * Compacts one JSON Schema without changing what validates: drops annotation keywords (`title`,
+ * `examples`, `default`, `$comment`) where they are keywords, trims parameter descriptions to their
+ * first sentence, drops descriptions that only restate the schema, and drops a `$schema` line that
+ * changes nothing. Validation keywords (`type`, `properties`, `required`, `enum`, `pattern`, bounds,
+ * `$ref` and what it points at) are copied as they are. The input is never mutated.
+ *
+ * Gotcha: a property *named* `title` or `default` is a parameter and stays; only keywords go.
+ * @throws CtxkitError SCHEMA_ERROR for an invalid schema when `onInvalid` is `'throw'`; by default
+ * an invalid schema is returned unchanged and reported to `onWarning`
+ * @example
+ * ```ts
+ * compactToolSchema({
+ *   type: 'object',
+ *   title: 'Search',
+ *   properties: { title: { type: 'string', description: 'Issue title. Keep it short.', default: '' } },
+ * });
+ * // { type: 'object', properties: { title: { type: 'string', description: 'Issue title.' } } }
+ * ```
+ */
+export function compactToolSchema<Schema>(schema: Schema, options: CompactSchemaOptions = {}): Schema {
+  const result = compactSchemaChecked(schema, options);
+  const report = options.onWarning ?? defaultWarningHandler;
+  for (const warning of result.warnings) report(warning);
+  return result.schema as Schema;
+}
+

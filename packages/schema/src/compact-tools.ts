@@ -1,0 +1,128 @@
+import type { CompactionWarning } from './compaction-warning.ts';
+import { compactionWarning, defaultWarningHandler } from './compaction-warning.ts';
+import { type CompactSchemaOptions, compactSchemaChecked } from './compact-tool-schema.ts';
+import { CtxkitError } from '@ctxkit/core';
+import { collapseWhitespace, stripEmphasis, tidyWhitespace } from './description-text.ts';
+import { firstSentence } from './first-sentence.ts';
+import { isRecord } from './schema-keywords.ts';
+import { type ToolDefinition, toolParts, toolShape, withToolParts } from './tool-shapes.ts';
+
+/** Options for {@link compactTools}. */
+export interface CompactToolsOptions extends CompactSchemaOptions {
+  /**
+   * Trim tool descriptions to their first sentence too. Off by default: a tool's description tells the
+   * model when to use it; measure with `compareToolChoice` before turning this on. @default false
+   */
+  trimToolDescriptions?: boolean;
+  /**
+   * Tidy white space in tool descriptions kept whole (trailing spaces and newlines, runs of spaces,
+   * extra blank lines); line breaks, indentation and markup stay. @default true
+   */
+  tidyToolDescriptions?: boolean;
+}
+
+/** What {@link compactToolsChecked} did, tool by tool. */
+export interface ToolsCompaction<Tool> {
+  tools: Tool[];
+  /** For each tool: compacted, passed through (invalid), or left alone (a provider-defined tool has nothing to compact). */
+  outcomes: ('compacted' | 'passed-through' | 'provider-defined')[];
+  /** Indices of tools whose root `$schema` was dropped. */
+  droppedDialect: number[];
+  warnings: CompactionWarning[];
+}
+
+function compactToolDescription(description: string, options: CompactToolsOptions): string {
+  if (options.trimToolDescriptions) return collapseWhitespace(stripEmphasis(firstSentence(description)));
+  return options.tidyToolDescriptions === false ? description : tidyWhitespace(description);
+}
+
+/**
+ * `compactTools`, returning warnings and per-tool outcomes instead of calling `onWarning`.
+ * @throws CtxkitError INVALID_ARGUMENT when `tools` is not an array; SCHEMA_ERROR for an invalid
+ * tool when `onInvalid` is `'throw'`
+ */
+export function compactToolsChecked<Tool>(tools: readonly Tool[], options: CompactToolsOptions = {}): ToolsCompaction<Tool> {
+  if (!Array.isArray(tools)) {
+    throw new CtxkitError({
+      code: 'INVALID_ARGUMENT',
+      source: 'schema',
+      message: `compactTools takes an array of tools, got ${tools === null ? 'null' : typeof tools}; for a tools/list result or a request body, use normalizeToolsInput first`,
+    });
+  }
+  const result: ToolsCompaction<Tool> = { tools: [], outcomes: [], droppedDialect: [], warnings: [] };
+  tools.forEach((original, toolIndex) => {
+    const tool: unknown = original;
+    const shape = toolShape(tool);
+    const passThrough = (problem: string, toolName?: string) => {
+      if (options.onInvalid === 'throw') {
+        throw new CtxkitError({ code: 'SCHEMA_ERROR', source: 'schema', message: `tool ${toolIndex}${toolName === undefined ? '' : ` (${JSON.stringify(toolName)})`}: ${problem}` });
+      }
+      result.warnings.push(compactionWarning({ toolIndex, ...(toolName === undefined ? {} : { toolName }), path: '', problem, action: 'passed-through' }));
+      result.tools.push(original);
+      result.outcomes.push('passed-through');
+    };
+    if (shape === undefined || !isRecord(tool)) {
+      passThrough('is not a tool definition: expected { name, inputSchema } (MCP), { type: "function", function } (OpenAI) or { name, input_schema } (Anthropic)');
+      return;
+    }
+    if (shape === 'provider-defined') {
+      result.tools.push(original);
+      result.outcomes.push('provider-defined');
+      return;
+    }
+    const parts = toolParts(tool, shape);
+    const toolName = typeof parts.name === 'string' ? parts.name : undefined;
+    if (toolName === undefined) {
+      passThrough(`has no string name (${shape} shape)`);
+      return;
+    }
+    if (parts.description !== undefined && parts.description !== null && typeof parts.description !== 'string') {
+      passThrough(`description must be a string, got ${typeof parts.description}`, toolName);
+      return;
+    }
+    let schema = parts.schema;
+    if (parts.hasSchema) {
+      const compaction = compactSchemaChecked(parts.schema, options, { toolIndex, toolName });
+      result.warnings.push(...compaction.warnings);
+      if (!compaction.compacted) {
+        result.tools.push(original);
+        result.outcomes.push('passed-through');
+        return;
+      }
+      schema = compaction.schema;
+      if (compaction.droppedDialect) result.droppedDialect.push(toolIndex);
+    }
+    const description = typeof parts.description === 'string' ? compactToolDescription(parts.description, options) : parts.description;
+    result.tools.push(withToolParts(tool, shape, { description, schema, hasSchema: parts.hasSchema }) as Tool);
+    result.outcomes.push('compacted');
+  });
+  return result;
+}
+
+/**
+ * Compacts a list of tool definitions without changing what their input schemas accept: each tool's
+ * schema goes through `compactToolSchema`; tool descriptions are kept whole (white space tidied)
+ * unless `trimToolDescriptions` is set. Each tool comes back in the shape it came in (MCP,
+ * OpenAI Chat or Responses, Anthropic, bare function declaration); hosted tools without a schema and
+ * every field compaction does not know (`annotations`, `cache_control`, `strict`) pass through. The
+ * input is never mutated. A tool that cannot be compacted safely is returned unchanged with a warning.
+ *
+ * Gotcha: with OpenAI `strict: true`, the schema must keep following OpenAI's strict-mode rules;
+ * compaction only removes annotations, so a strict schema stays strict.
+ * @throws CtxkitError INVALID_ARGUMENT when `tools` is not an array; SCHEMA_ERROR for an invalid
+ * tool when `onInvalid` is `'throw'`
+ * @example
+ * ```ts
+ * import { compactTools } from '@ctxkit/schema';
+ *
+ * const { tools } = await client.listTools();        // MCP
+ * const compact = compactTools(tools);                // same shape, fewer tokens on every step
+ * const aggressive = compactTools(tools, { trimToolDescriptions: true });
+ * ```
+ */
+export function compactTools<Tool extends ToolDefinition | Record<string, unknown>>(tools: readonly Tool[], options: CompactToolsOptions = {}): Tool[] {
+  const result = compactToolsChecked(tools, options);
+  const report = options.onWarning ?? defaultWarningHandler;
+  for (const warning of result.warnings) report(warning);
+  return result.tools;
+}

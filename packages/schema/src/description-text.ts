@@ -1,0 +1,64 @@
+/**
+ * Description clean-up that changes tokens, not meaning: white space a model does not read, emphasis
+ * markers, and the "Optional:" / "(required)" notes that restate the schema's `required` list.
+ */
+
+/**
+ * Collapses white space: every run (newlines included) becomes one space, ends trimmed. For
+ * parameter descriptions, which are short and read as one line.
+ * @example collapseWhitespace('Repository owner\n  (user or org)\n') // 'Repository owner (user or org)'
+ */
+export function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Tidies white space but keeps the layout: trailing spaces on each line, runs of spaces inside a line
+ * and more than one blank line go; newlines, indentation and list structure stay. For tool
+ * descriptions, which are kept whole.
+ * @example tidyWhitespace('Lists files.\n\n\n- one  \n- two\n') // 'Lists files.\n\n- one\n- two'
+ */
+export function tidyWhitespace(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((line) => {
+      const indent = /^[ \t]*/.exec(line)![0];
+      return indent + line.slice(indent.length).replace(/[ \t]+/g, ' ').trimEnd();
+    })
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/**
+ * Removes emphasis markup that only changes how a page renders: `**bold**`, `__bold__`, and `<br>`
+ * tags. Backticks stay, since they mark literal names and values.
+ * @example stripEmphasis('Filters runs. **ONLY** used when method is list') // 'Filters runs. ONLY used when method is list'
+ */
+export function stripEmphasis(text: string): string {
+  return text
+    .replace(/<br\s*\/?>/gi, ' ')
+    .replace(/\*\*(?=\S)([^*\n]*?\S)\*\*/g, '$1')
+    .replace(/(^|[^\p{L}\p{N}_])__(?=\S)([^_\n]*?\S)__(?![\p{L}\p{N}_])/gu, '$1$2');
+}
+
+const leadingNote = /^\(?\s*(optional|required)\s*\)?\s*(?:[.:,;]|\s-|\s\u2013|\s\u2014)\s*/i;
+// "Optional repository owner": the adjective, unless a condition follows ("Optional if body is set").
+const leadingAdjective = /^optional\s+(?!(?:if|when|unless|for|in|with|except|only|but|and|or)\b)(?=[\p{L}\p{N}])/iu;
+const trailingNote = /\s*[([]\s*(optional|required)\s*[)\]]\s*\.?$/i;
+
+/**
+ * Removes an "Optional:" / "Required." prefix or an "(optional)" suffix when it agrees with the
+ * schema's `required` list, which already says the same; a note that contradicts the list is kept.
+ * @example dropRequirednessNote('Optional: The branch to use.', false) // 'The branch to use.'
+ */
+export function dropRequirednessNote(text: string, required: boolean): string {
+  let result = text;
+  const lead = leadingNote.exec(result);
+  if (lead && (lead[1]!.toLowerCase() === 'required') === required) result = result.slice(lead[0].length);
+  else if (!required) result = result.replace(leadingAdjective, '');
+  const trail = trailingNote.exec(result);
+  if (trail && (trail[1]!.toLowerCase() === 'required') === required) result = result.slice(0, trail.index);
+  return result;
+}

@@ -1,0 +1,193 @@
+/**
+ * Abbreviations a period does not end a sentence after (compared lowercased, without the final dot).
+ * Dotted ones (`e.g`, `i.e`, `a.k.a`) are also caught by the letter-dot-letter rule below.
+ */
+const abbreviations = new Set([
+  'e.g',
+  'eg',
+  'i.e',
+  'ie',
+  'etc',
+  'vs',
+  'cf',
+  'approx',
+  'incl',
+  'excl',
+  'esp',
+  'resp',
+  'fig',
+  'no',
+  'nr',
+  'nos',
+  'vol',
+  'pp',
+  'ca',
+  'min',
+  'max',
+  'avg',
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'prof',
+  'st',
+  'jr',
+  'sr',
+  'inc',
+  'ltd',
+  'co',
+  'corp',
+  'dept',
+  'est',
+  'al',
+  'viz',
+  'ver',
+  'ref',
+  'sec',
+]);
+
+const closers = new Set(['"', "'", '\u201D', '\u2019', ')', ']', '*', '_', '`']);
+const openQuotes: Record<string, string> = { '"': '"', '\u201C': '\u201D', "'": "'", '\u2018': '\u2019' };
+
+function isWordChar(char: string | undefined): boolean {
+  return char !== undefined && /[\p{L}\p{N}]/u.test(char);
+}
+
+/** The run of non-space characters that ends at `end` (exclusive), without opening punctuation. */
+function wordBefore(text: string, end: number): string {
+  let start = end;
+  while (start > 0 && !/\s/.test(text[start - 1]!)) start--;
+  return text.slice(start, end).replace(/^[("'\u201C\u2018[*_`]+/, '');
+}
+
+function atLineStart(text: string, index: number): boolean {
+  for (let cursor = index - 1; cursor >= 0; cursor--) {
+    const char = text[cursor]!;
+    if (char === '\n') return true;
+    if (char !== ' ' && char !== '\t') return false;
+  }
+  return true;
+}
+
+/** True when the period at `index` belongs to an abbreviation, a list marker, an initial or an ellipsis. */
+function periodIsNotAnEnd(text: string, index: number): boolean {
+  if (text[index - 1] === '.' || text[index + 1] === '.') return true; // an ellipsis
+  const word = wordBefore(text, index);
+  const lower = word.toLowerCase();
+  if (word === '') return true;
+  if (abbreviations.has(lower)) return true;
+  if (/^(\p{L}{1,2}\.)+\p{L}{1,2}$/u.test(word)) return true; // e.g, i.e, U.S, a.k.a
+  if (/^\p{L}$/u.test(word)) return true; // an initial: "J. Smith", "option A. "
+  // A numbered-list marker ("1. Read the file") or a section number ("2.3. ").
+  if (/^\d+(\.\d+)*$/.test(word) && atLineStart(text, index - word.length)) return true;
+  return false;
+}
+
+/**
+ * The first sentence of a description, for trimming parameter descriptions. A sentence ends at `.`,
+ * `!` or `?` followed by white space and then something that is not a lowercase letter, or at a blank
+ * line. It does not end after `e.g.`, `i.e.`, `etc.`, `vs.` and similar abbreviations, initials, list
+ * markers or an ellipsis; inside decimals, version numbers, file names or URLs (no space follows their
+ * dots); or inside backticks, quotes, parentheses or brackets. A first sentence under `minWords` words
+ * ("Optional.", "Note:") takes the next one with it. Text without a sentence end comes back whole.
+ * @default minWords 3
+ * @example
+ * ```ts
+ * firstSentence('Path to the file, e.g. src/app.ts. Must exist.'); // 'Path to the file, e.g. src/app.ts.'
+ * firstSentence('Version (e.g. 1.2.3). Defaults to latest.');       // 'Version (e.g. 1.2.3).'
+ * ```
+ */
+export function firstSentence(text: string, options: { minWords?: number } = {}): string {
+  const minWords = options.minWords ?? 2;
+  let start = 0;
+  // Skip leading space so "  Foo. Bar" and "Foo. Bar" cut alike.
+  while (start < text.length && /\s/.test(text[start]!)) start++;
+  const end = sentenceEnd(text, start, minWords);
+  return end === undefined ? text.trim() : text.slice(0, end).trim();
+}
+
+function wordCount(text: string): number {
+  return text.split(/\s+/).filter((word) => isWordChar(word[0]) || isWordChar(word.at(-1))).length;
+}
+
+/** The index just past the first sentence end at or after `from`, or undefined when there is none. */
+function sentenceEnd(text: string, from: number, minWords: number): number | undefined {
+  let parenDepth = 0;
+  let quote: string | undefined; // the closing quote we are waiting for
+  let index = from;
+  while (index < text.length) {
+    const char = text[index]!;
+    if (char === '`') {
+      // A code span or fence: skip to the matching run of backticks, if there is one.
+      let run = 1;
+      while (text[index + run] === '`') run++;
+      const fence = '`'.repeat(run);
+      const close = text.indexOf(fence, index + run);
+      index = close === -1 ? index + run : close + run;
+      continue;
+    }
+    if (quote !== undefined) {
+      if (char === quote && (quote !== "'" || !isWordChar(text[index + 1]))) {
+        quote = undefined;
+        // 'He said "Stop." Then' ends after the closing quote.
+        const inside = text[index - 1];
+        if (parenDepth === 0 && (inside === '.' || inside === '!' || inside === '?') && !(inside === '.' && periodIsNotAnEnd(text, index - 1))) {
+          const end = boundaryAfter(text, index, minWords);
+          if (end !== undefined) return end;
+        }
+      }
+      index++;
+      continue;
+    }
+    const closingQuote = openQuotes[char];
+    // A quote opens only at a word boundary ("user's" is an apostrophe) and only if it closes later.
+    if (closingQuote !== undefined && !isWordChar(text[index - 1]) && text.indexOf(closingQuote, index + 1) !== -1) {
+      quote = closingQuote;
+      index++;
+      continue;
+    }
+    if (char === '(' || char === '[') {
+      const closer = char === '(' ? ')' : ']';
+      if (text.indexOf(closer, index + 1) !== -1) parenDepth++;
+      index++;
+      continue;
+    }
+    if ((char === ')' || char === ']') && parenDepth > 0) {
+      parenDepth--;
+      index++;
+      continue;
+    }
+    if (char === '\n' && parenDepth === 0) {
+      // A blank line ends a paragraph, and with it the sentence; so does a line break before a
+      // capital when the line before it does not run on ("sub-issue\nOptions are: ...").
+      let cursor = index + 1;
+      while (cursor < text.length && (text[cursor] === ' ' || text[cursor] === '\t' || text[cursor] === '\r')) cursor++;
+      const before = text.slice(0, index).trimEnd();
+      const runsOn = /[,;:([{\-\u2013\u2014/&+=|]$/.test(before);
+      const ends = text[cursor] === '\n' || (!runsOn && /\p{Lu}/u.test(text[cursor] ?? ''));
+      if (ends && cursor < text.length && wordCount(before) >= minWords) return before.length;
+      index++;
+      continue;
+    }
+    if ((char === '.' || char === '!' || char === '?') && parenDepth === 0 && !(char === '.' && periodIsNotAnEnd(text, index))) {
+      const end = boundaryAfter(text, index, minWords);
+      if (end !== undefined) return end;
+    }
+    index++;
+  }
+  return undefined;
+}
+
+/**
+ * Whether the sentence mark at `index` ends a sentence: closing marks may follow it, then white space,
+ * then anything but a lowercase letter ("approx. three" is not an end). Returns the index past it.
+ */
+function boundaryAfter(text: string, index: number, minWords: number): number | undefined {
+  let after = index + 1;
+  while (after < text.length && closers.has(text[after]!)) after++;
+  if (after >= text.length || !/\s/.test(text[after]!)) return undefined;
+  let next = after;
+  while (next < text.length && /\s/.test(text[next]!)) next++;
+  if (next >= text.length || /\p{Ll}/u.test(text[next]!)) return undefined;
+  return wordCount(text.slice(0, after)) >= minWords ? after : undefined;
+}
