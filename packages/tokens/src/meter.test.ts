@@ -184,10 +184,21 @@ describe('anchoring on the provider report', () => {
     expect(meter.measure(messages).source).toBe('exact');
   });
 
-  it('drops the anchor when one earlier message is replaced by an edited copy, and keeps it for an equal-length tail change', () => {
+  it('drops the anchor when the host compacts its own array in place', () => {
     const meter = createMeter({ tokenizer: wordTokenizer() });
     const messages = run();
     meter.measure(messages);
+    meter.record({ inputTokens: 900, messageCount: 5 });
+    messages.splice(1, 3, { role: 'user', content: 'Summary: read src/app.ts' });
+    const measured = meter.measure(messages);
+    expect(measured.source).toBe('exact');
+    expect(measured.total).toBe(meter.countMessages(messages));
+  });
+
+  it('drops the anchor when one earlier message is replaced by an edited copy, and keeps it for an equal-length tail change', () => {
+    const meter = createMeter({ tokenizer: wordTokenizer() });
+    const messages = run();
+    meter.measure(messages.slice(0, 4));
     meter.record({ inputTokens: 900, messageCount: 4 });
     const tailEdited = [...messages.slice(0, 4), { role: 'assistant', content: 'different' } as Message];
     expect(meter.measure(tailEdited).source).toBe('reported');
@@ -239,14 +250,18 @@ describe('anchoring on the provider report', () => {
     expect(meter.measure(messages, { model: 'qwen3' })).toMatchObject({ source: 'reported', reportedTokens: local, total: local });
   });
 
-  it('takes the transcript that was sent from record({ messages }), and rejects a count past it', () => {
+  it('takes the transcript that was sent from record({ messages }), and refuses a count it cannot match', () => {
     const meter = createMeter({ tokenizer: wordTokenizer() });
     const messages = run();
     meter.record({ inputTokens: 700, messageCount: 4, messages });
     expect(meter.measure(messages)).toMatchObject({ source: 'reported', unanchoredMessages: 1 });
-    expect(() => meter.record({ inputTokens: 700, messageCount: 9 })).toThrow(/messageCount 9 is past the 5 messages of the last measured transcript/);
-    expect(() => meter.record({ inputTokens: -1, messageCount: 1 })).toThrow(/inputTokens must be a whole number ≥ 0, got -1/);
-    expect(() => meter.record({ inputTokens: 1.5, messageCount: 1 })).toThrow(CtxkitError);
+    expect(() => meter.record({ inputTokens: 700, messageCount: 9, messages })).toThrow(/messageCount 9 is past the 5 messages given/);
+    // A compacted copy was sent but not passed: refused, rather than anchored on the wrong prefix.
+    expect(() => meter.record({ inputTokens: 300, messageCount: 3 })).toThrow(
+      /messageCount 3 does not match the 5 messages of the last measured transcript; pass the messages that were sent as record\(\{ messages \}\)/,
+    );
+    expect(() => meter.record({ inputTokens: -1, messageCount: 5 })).toThrow(/inputTokens must be a whole number ≥ 0, got -1/);
+    expect(() => meter.record({ inputTokens: 1.5, messageCount: 5 })).toThrow(CtxkitError);
   });
 
   it('equals the full local count when the report equals the local count of its prefix (property)', async () => {

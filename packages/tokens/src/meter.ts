@@ -59,13 +59,13 @@ export interface MeasureOptions {
 export interface UsageReport {
   /** Input tokens the provider counted for the request, cached ones included. */
   inputTokens: number;
-  /** How many messages the request held (the first `messageCount` of the transcript). */
+  /** How many messages the request held: the length of the last measured transcript, or the first `messageCount` of `messages`. */
   messageCount: number;
   /** The model that served it. */
   model?: string | undefined;
   /** True when the figure may undercount (Ollama's `prompt_eval_count` skips cached tokens): it anchors, but never calibrates. */
   inputIsLowerBound?: boolean | undefined;
-  /** The transcript that was sent. @default the transcript of the last `measure` or `exceeds` */
+  /** The transcript that was sent; needed when it is not the one last measured (after a compaction). @default the transcript of the last `measure` or `exceeds` */
   messages?: readonly Message[] | undefined;
   /** The tool definitions that were sent. @default those of the last `measure` or `exceeds` */
   tools?: readonly unknown[] | undefined;
@@ -278,7 +278,9 @@ export function createMeter(options: MeterOptions = {}): Meter {
 
   // The transcript of the last measure/exceeds/record, with running sums of its growing part per
   // counter, so a step counts only the messages that were not there before.
-  let ledger: readonly Message[] = [];
+  // A copy of the references, not the host's array: a host that splices its own array in place
+  // must still look changed.
+  const ledger: Message[] = [];
   const cumulative: Record<CounterKind, number[]> = { estimate: [0], exact: [0] };
   let anchor: Anchor | undefined;
   let lastTools: readonly unknown[] | undefined;
@@ -291,8 +293,9 @@ export function createMeter(options: MeterOptions = {}): Meter {
     if (common < ledger.length) {
       for (const kind of ['estimate', 'exact'] as const) if (cumulative[kind].length > common + 1) cumulative[kind].length = common + 1;
       if (anchor && common < anchor.messageCount) anchor = undefined;
+      ledger.length = common;
     }
-    ledger = messages;
+    for (let index = common; index < messages.length; index++) ledger.push(messages[index]!);
   };
 
   const growingAt = (index: number, kind: CounterKind): number => {
@@ -411,17 +414,19 @@ export function createMeter(options: MeterOptions = {}): Meter {
       if (typeof report !== 'object' || report === null) throw argumentError('record: expects { inputTokens, messageCount, model? }');
       const inputTokens = wholeNumber('record: inputTokens', report.inputTokens);
       const messageCount = wholeNumber('record: messageCount', report.messageCount);
-      if (report.messages !== undefined) syncLedger(transcript(report.messages, 'record'));
-      if (messageCount > ledger.length) {
+      if (report.messages !== undefined) {
+        syncLedger(transcript(report.messages, 'record'));
+        if (messageCount > ledger.length) throw argumentError(`record: messageCount ${messageCount} is past the ${ledger.length} messages given`);
+      } else if (messageCount !== ledger.length) {
+        // Something other than the last measured transcript was sent (a compacted copy, say): a figure
+        // matched to the wrong messages would anchor and calibrate on the wrong prefix.
         throw argumentError(
-          `record: messageCount ${messageCount} is past the ${ledger.length} messages of the last measured transcript; pass the messages that were sent as record({ messages })`,
+          `record: messageCount ${messageCount} does not match the ${ledger.length} messages of the last measured transcript; pass the messages that were sent as record({ messages })`,
         );
       }
       const tools = report.tools ?? lastTools;
       const model = report.model;
       const system = ledger[0]?.role === 'system' && messageCount > 0 ? ledger[0] : undefined;
-      // An anchor dropped here on purpose: the figure must be for the same prefix the ledger holds.
-      anchor = undefined;
       let reported = inputTokens;
       const inUse = kindFor(undefined, 'record');
       if (report.inputIsLowerBound) {
