@@ -98,3 +98,11 @@ describe('classifyError input shapes', () => {
     expect(normalized.status).toBe(502);
   });
 });
+
+describe('classifyError on ctxkit errors', () => {
+  it('reads code TIMEOUT as a timeout and ABORTED as a cancel', async () => {
+    const { CtxkitError } = await import('@ctxkit/core');
+    expect(classifyError(new CtxkitError({ code: 'TIMEOUT', message: 'summary took longer than 100 ms' }))).toMatchObject({ kind: 'timeout', fallback: true });
+    expect(classifyError(new CtxkitError({ code: 'ABORTED', message: 'stopped' }))).toMatchObject({ kind: 'other', fallback: false });
+  });
+});

@@ -1,4 +1,4 @@
-import type { ErrorClassification, ProviderErrorKind } from '@ctxkit/core';
+import { CtxkitError, type ErrorClassification, type ProviderErrorKind } from '@ctxkit/core';
 import { isOfflineCode, networkErrorCode } from './http.ts';
 import { type ProviderCallFailure, ProviderCallError } from './provider-call-error.ts';
 import { retryAfterMs } from './retry-after.ts';
@@ -105,6 +105,8 @@ export function normalizeError(error: unknown, provider?: string): NormalizedErr
     const headers = record.headers ?? record.responseHeaders ?? response?.headers;
     if (isRecord(headers) || (typeof Headers !== 'undefined' && headers instanceof Headers)) result.headers = headers as Headers | Record<string, string | undefined>;
     if (typeof record.provider === 'string' && !result.provider) result.provider = record.provider;
+    if (CtxkitError.isInstance(error, 'TIMEOUT')) result.failure = 'timeout';
+    else if (CtxkitError.isInstance(error, 'ABORTED')) result.failure = 'aborted';
     if (error instanceof Error) {
       result.name = error.name;
       texts.push(error.message);

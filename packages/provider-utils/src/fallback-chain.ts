@@ -109,10 +109,11 @@ const describeTarget = (target: FallbackTarget) => `${target.provider.id} ${targ
  * });
  * ```
  */
-export function withFallback<Provider extends ProviderPlugin>(
-  targets: readonly FallbackTarget<Provider>[],
-  options: FallbackOptions<Provider> = {},
-): FallbackChain<Provider> {
+export function withFallback<Target extends FallbackTarget>(
+  targets: readonly Target[],
+  options: FallbackOptions<Target['provider']> = {},
+): FallbackChain<Target['provider']> {
+  type Provider = Target['provider'];
   if (!Array.isArray(targets) || targets.length === 0) {
     throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'provider-utils', message: 'withFallback needs at least one { provider, model } target' });
   }

@@ -112,7 +112,15 @@ export function createProviderPlugin<Id extends string>(options: ProviderPluginO
         provider: options.id,
         timeoutMs: summarizerOptions.timeoutMs ?? summarizerTimeoutMs,
         contextWindow: () => known,
-        complete: (request) => complete(model, request),
+        complete: async (request) => {
+          try {
+            return await complete(model, request);
+          } catch (error) {
+            // The summarizer's own overflow teaches the window of its model like any other call's.
+            await learn(model, classify(error)).catch(() => undefined);
+            throw error;
+          }
+        },
       });
     },
   };
