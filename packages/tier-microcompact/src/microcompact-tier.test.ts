@@ -240,7 +240,10 @@ describe('trouble', () => {
 
   it('fails when the store cannot be read', async () => {
     const outcome = await microcompactTier().apply(codingRun(), tierContext({ protectedStart: 12, store: failingStore('getItem') }));
-    expect(outcome).toMatchObject({ status: 'failed', reason: expect.stringContaining('connection reset') });
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      reason: 'could not read the archive store, transcript unchanged: [ctxkit:tier-microcompact] reading "microcompact:next-handle" failed: connection reset',
+    });
   });
 
   it('fails without writing when the run was aborted', async () => {
@@ -273,5 +276,15 @@ describe('trouble', () => {
     const outcome = await broken.apply(codingRun(), tierContext({ protectedStart: 12, store }));
     expect(outcome).toMatchObject({ status: 'failed', reason: expect.stringContaining('must return text that contains the handle ("r1")') });
     expect(await readArchivedToolResult(store, 'r1')).toBeUndefined();
+
+    const throwing = microcompactTier({
+      stubText: () => {
+        throw new Error('template missing');
+      },
+    });
+    expect(await throwing.apply(codingRun(), tierContext({ protectedStart: 12 }))).toMatchObject({
+      status: 'failed',
+      reason: '[ctxkit:tier-microcompact] microcompactTier option stubText threw: template missing',
+    });
   });
 });

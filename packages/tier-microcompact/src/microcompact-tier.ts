@@ -165,7 +165,12 @@ export function microcompactTier(options: MicrocompactOptions = {}): TierPlugin<
         tokens: described.tokens,
         images: described.images,
       };
-      const content = stubText(description);
+      let content: unknown;
+      try {
+        content = stubText(description);
+      } catch (cause) {
+        throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `microcompactTier option stubText threw: ${cause instanceof Error ? cause.message : String(cause)}`, cause });
+      }
       if (typeof content !== 'string' || !content.includes(stubHandle)) {
         throw new CtxkitError({
           code: 'INVALID_ARGUMENT',
@@ -229,8 +234,8 @@ export function microcompactTier(options: MicrocompactOptions = {}): TierPlugin<
       try {
         planned = await plan(messages, context, end);
       } catch (error) {
-        if (CtxkitError.isInstance(error, 'INVALID_ARGUMENT')) return { status: 'failed', reason: error.message, error };
-        return { status: 'failed', reason: `could not read the archive store: ${(error as Error)?.message ?? String(error)}`, error };
+        if (CtxkitError.isInstance(error, 'STORE_ERROR')) return { status: 'failed', reason: `could not read the archive store, transcript unchanged: ${error.message}`, error };
+        return { status: 'failed', reason: error instanceof Error ? error.message : String(error), error };
       }
       if (typeof planned === 'string') return { status: 'skipped', reason: planned };
       const { plans, nextNumber } = planned;
