@@ -1,0 +1,109 @@
+// Shared machinery: this folder is kept byte-identical in @ctxkit/tier-summary and @ctxkit/tier-trim,
+// because a tier may not import another tier (DESIGN.md §2). tier-trim's span-summary-sync test
+// fails when the copies drift. See docs/decisions/0007-summary-and-trim-tiers.md.
+import { CtxkitError, type Message, safeCutIndex, textOf, type UserMessage } from '@ctxkit/core';
+import { textHash } from './text-hash.ts';
+
+/** The part of a transcript a folding tier may replace: `[start, end)`, after the task, before the protected turns. */
+export interface FoldSpan {
+  /** Index of the task (the first user message), or -1 when no user message comes before the protected turns. */
+  taskIndex: number;
+  start: number;
+  end: number;
+}
+
+/**
+ * Checks the engine's `protectedStart` (an integer within the transcript).
+ * @throws CtxkitError INVALID_ARGUMENT
+ */
+export function assertProtectedStart(messages: readonly Message[], protectedStart: number, source: string): void {
+  if (!Number.isInteger(protectedStart) || protectedStart < 0 || protectedStart > messages.length) {
+    throw new CtxkitError({
+      code: 'INVALID_ARGUMENT',
+      source,
+      message: `context.protectedStart must be an integer from 0 to ${messages.length} (the transcript's length), got ${String(protectedStart)}`,
+    });
+  }
+}
+
+/**
+ * The span between the task and the protected recent messages, with both ends on round boundaries:
+ * the start moves past tool results, the end moves back before an assistant message whose results
+ * reach into the protected region, so no tool result is ever separated from its call.
+ */
+export function findFoldSpan(messages: readonly Message[], protectedStart: number): FoldSpan {
+  const first = messages[0]?.role === 'system' ? 1 : 0;
+  let taskIndex = -1;
+  for (let index = first; index < protectedStart; index++) {
+    if (messages[index]!.role === 'user') {
+      taskIndex = index;
+      break;
+    }
+  }
+  const start = safeCutIndex(messages, taskIndex >= 0 ? taskIndex + 1 : first);
+  let end = protectedStart;
+  while (end > start && messages[end]?.role === 'tool') end--;
+  return { taskIndex, start, end: Math.max(start, end) };
+}
+
+/** How a message is named in `meta.ctxkit.replaces`: its id, or `#index` in the tier's input. */
+export function messageKey(message: Message, index: number): string {
+  return message.id ?? `#${index}`;
+}
+
+/** True for a summary or factual note that ctxkit wrote earlier. */
+export function isCtxkitDigest(message: Message): boolean {
+  const kind = message.meta?.ctxkit?.kind;
+  return kind === 'summary' || kind === 'note';
+}
+
+const headerPattern = /^\[ctxkit (?:summary|note) (?:of|on) ([\d,]+) earlier messages?/;
+
+/**
+ * How many conversation messages a message stands for: an earlier summary or note counts what it
+ * replaced (read from its header), reinjected context counts none, anything else one.
+ */
+export function coveredMessages(message: Message): number {
+  const kind = message.meta?.ctxkit?.kind;
+  if (kind === 'reinjected') return 0;
+  if (kind === 'summary' || kind === 'note') {
+    const match = headerPattern.exec(textOf(message.content));
+    if (match) return Number(match[1]!.replaceAll(',', ''));
+  }
+  return 1;
+}
+
+/** Counts every message a span stands for, earlier summaries included. */
+export function coveredCount(span: readonly Message[]): number {
+  return span.reduce((total, message) => total + coveredMessages(message), 0);
+}
+
+/** What {@link digestMessage} writes. */
+export interface DigestMessageOptions {
+  kind: 'summary' | 'note';
+  /** The tier id, for `meta.ctxkit.by`. */
+  by: string;
+  /** The first line, saying ctxkit wrote it. */
+  header: string;
+  body: string;
+  replaces: string[];
+}
+
+/**
+ * The user message that stands for a folded span: a header line that says ctxkit wrote it, the body,
+ * a stable id, and `meta.ctxkit` naming everything it replaces.
+ */
+export function digestMessage(options: DigestMessageOptions): UserMessage {
+  const content = options.body === '' ? options.header : `${options.header}\n${options.body}`;
+  return {
+    role: 'user',
+    id: `ctxkit-${options.kind}-${textHash(content)}`,
+    content,
+    meta: { ctxkit: { kind: options.kind, by: options.by, replaces: options.replaces } },
+  };
+}
+
+/** Formats a whole number with thousands separators, the same everywhere (no locale surprises). */
+export function formatCount(value: number): string {
+  return String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
