@@ -50,3 +50,14 @@ describe('retry-after', () => {
     expect(retryAfterMs({}, 'nothing here')).toBeUndefined();
   });
 });
+
+describe('modelCatalog over dated snapshots', () => {
+  it('answers for the family name with the latest snapshot', () => {
+    const lookup = modelCatalog({
+      'claude-3-5-sonnet-20240620': { contextWindow: 200_000, maxOutputTokens: 4_096 },
+      'claude-3-5-sonnet-20241022': { contextWindow: 200_000, maxOutputTokens: 8_192 },
+    });
+    expect(lookup('claude-3-5-sonnet-latest')).toEqual({ contextWindow: 200_000, maxOutputTokens: 8_192 });
+    expect(lookup('claude-3-5-sonnet-20240620')).toEqual({ contextWindow: 200_000, maxOutputTokens: 4_096 });
+  });
+});

@@ -13,6 +13,21 @@ export const conservativeDefaultWindow = 32_768;
 // Dated snapshots and aliases share their family's limits: gpt-4o-2024-08-06, claude-3-5-sonnet-20241022, gpt-4-0613.
 const suffixes = [/-\d{4}-\d{2}-\d{2}$/, /-\d{8}$/, /-\d{4}$/, /-latest$/, /@\d{8}$/, /:(?:free|beta|extended|thinking|nitro|floor|online)$/];
 
+function stripSuffixes(name: string): string {
+  let stripped = name;
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const suffix of suffixes) {
+      const next = stripped.replace(suffix, '');
+      if (next !== stripped) {
+        stripped = next;
+        changed = true;
+      }
+    }
+  }
+  return stripped;
+}
+
 function candidates(model: string): string[] {
   const names = new Set<string>();
   let name = model.trim();
@@ -22,27 +37,15 @@ function candidates(model: string): string[] {
   // `models/gemini-2.5-pro` (Gemini) and `openai/gpt-4o` (routers) name the same model.
   const slash = name.lastIndexOf('/');
   if (slash !== -1) names.add(name.slice(slash + 1));
-  for (const base of [...names]) {
-    let stripped = base;
-    for (let changed = true; changed; ) {
-      changed = false;
-      for (const suffix of suffixes) {
-        const next = stripped.replace(suffix, '');
-        if (next !== stripped) {
-          stripped = next;
-          changed = true;
-        }
-      }
-    }
-    names.add(stripped);
-  }
+  for (const base of [...names]) names.add(stripSuffixes(base));
   return [...names];
 }
 
 /**
  * A catalog lookup over a table of model ids: exact id first, then case, a `provider/` or `models/`
- * prefix, a date or `-latest` suffix removed, then the longest listed id that the model extends at a
- * `-` boundary (`gpt-4.1-mini-search` → `gpt-4.1-mini`).
+ * prefix, a date or `-latest` suffix removed (on both sides: a table of dated snapshots answers for
+ * the family name with its latest snapshot), then the longest listed id that the model extends at a
+ * `-` boundary (`gpt-4.1-mini-search` → `gpt-4.1-mini`): a guess from the family, labelled `catalog`.
  * @example
  * ```ts
  * const lookup = modelCatalog({ 'gpt-4o': { contextWindow: 128_000, maxOutputTokens: 16_384 } });
@@ -51,12 +54,19 @@ function candidates(model: string): string[] {
  */
 export function modelCatalog(entries: Readonly<Record<string, CatalogLimits>>): CatalogLookup {
   const table = new Map<string, CatalogLimits>();
-  for (const [id, limits] of Object.entries(entries)) {
-    if (limits.contextWindow > 0) {
-      table.set(id, limits);
-      if (!table.has(id.toLowerCase())) table.set(id.toLowerCase(), limits);
-    }
+  const valid = Object.entries(entries).filter(([, limits]) => limits.contextWindow > 0);
+  for (const [id, limits] of valid) {
+    table.set(id, limits);
+    if (!table.has(id.toLowerCase())) table.set(id.toLowerCase(), limits);
   }
+  // A catalog that lists only dated snapshots still answers for the family name (`claude-3-5-haiku-latest`):
+  // the latest snapshot stands for it, as the API's alias does.
+  const families = new Map<string, CatalogLimits>();
+  for (const [id, limits] of [...valid].sort(([left], [right]) => left.localeCompare(right))) {
+    const family = stripSuffixes(id.toLowerCase());
+    if (family !== id.toLowerCase()) families.set(family, limits);
+  }
+  for (const [family, limits] of families) if (!table.has(family)) table.set(family, limits);
   const ids = [...table.keys()].sort((left, right) => right.length - left.length);
   return (model) => {
     const names = candidates(model);

@@ -1,0 +1,7 @@
+/**
+ * Anthropic provider for ctxkit: windows from the Models API, usage with cache reads and writes, error
+ * classification and a summarizer.
+ * @packageDocumentation
+ */
+export { type AnthropicProviderOptions, anthropicBaseURL, anthropicCatalog, anthropicProvider } from './anthropic-provider.ts';
+export { anthropicUsage } from './anthropic-usage.ts';
