@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CtxkitError, type Message, type ThresholdPolicyPlugin, type TierPlugin, textOf } from '@ctxkit/core';
+import { CtxkitError, type Message, type ThresholdPolicyPlugin, type TierPlugin, type TokenizerPlugin, textOf } from '@ctxkit/core';
 import { deterministicSummarizer } from '@ctxkit/testkit';
 import { tiktokenCounter } from '@ctxkit/tokens';
 import { describe, expect, it } from 'vitest';
@@ -144,17 +144,45 @@ describe('prepare', () => {
   });
 
   it('confirms with an exact count before compacting on an estimate alone', async () => {
-    const messages = run(4, 300);
-    const probe = createContextManager({ model: 'm', contextWindow: 200_000, plugins: [tiktokenCounter('o200k_base')] });
-    const estimate = (await probe.prepare(messages)).report.measurement.total;
+    // A tokenizer whose ranks are not loaded yet, so the first measurement is an estimate.
+    const lazyCounter = () => {
+      const base = tiktokenCounter('o200k_base');
+      const counter: TokenizerPlugin<'lazy'> & { loaded: boolean } = {
+        specificationVersion: 'v1',
+        kind: 'tokenizer',
+        id: 'lazy',
+        loaded: false,
+        count: (text) => base.count(text),
+        load: async () => {
+          await base.load?.();
+          counter.loaded = true;
+        },
+      };
+      return counter;
+    };
+    // Plain English: about 4.5 characters a token, so the heuristic (3.2) overestimates.
+    const messages: Message[] = [
+      { role: 'system', content: 'You are a careful assistant.' },
+      { role: 'user', content: 'Summarize the following report. '.concat('The quarterly review found that customers appreciated the faster delivery. '.repeat(300)) },
+    ];
+    const probe = createContextManager({ model: 'm', contextWindow: 200_000, plugins: [lazyCounter()] });
+    const estimate = (await probe.prepare(messages)).report.measurement;
+    expect(estimate.source).toBe('estimate');
     await probe.meter.ready();
     const exact = probe.meter.countMessages(messages, { exact: true, model: 'm' });
-    expect(estimate).toBeGreaterThan(exact);
-    const threshold = Math.floor((estimate + exact) / 2);
-    const manager = createContextManager({ model: 'm', contextWindow: 200_000, policy: fixedPolicy(threshold), plugins: [noteTier(), tiktokenCounter('o200k_base')] });
+    expect(estimate.total).toBeGreaterThan(exact);
+    const threshold = Math.floor((estimate.total + exact) / 2);
+    let tierRan = false;
+    const watched = tier('watched', async () => {
+      tierRan = true;
+      return { status: 'skipped', reason: 'should not run' };
+    });
+    const manager = createContextManager({ model: 'm', contextWindow: 200_000, policy: fixedPolicy(threshold), plugins: [watched, lazyCounter()] });
     const { report } = await manager.prepare(messages);
     expect(report).toMatchObject({ compacted: false, decision: 'not-confirmed' });
-    expect(report.measurement.confirmed).toBe(true);
+    expect(report.measurement).toMatchObject({ source: 'exact', confirmed: true });
+    expect(report.measurement.total).toBe(exact);
+    expect(tierRan).toBe(false);
   });
 
   it('rejects a malformed transcript with INVALID_TRANSCRIPT naming the message', async () => {
@@ -227,7 +255,7 @@ describe('recover', () => {
   it('learns the real window from an overflow, compacts below the new target once, and never loops', async () => {
     const events: ManagerEvent[] = [];
     const manager = createContextManager({ model: 'router/model', contextWindow: 64_000, plugins: [noteTier(), tiktokenCounter('o200k_base')], onEvent: (event) => events.push(event) });
-    const messages = run(12);
+    const messages = run(8);
     expect((await manager.prepare(messages)).report.compacted).toBe(false);
     const first = await manager.recover(messages, overflow);
     expect(first.action).toBe('retry');
