@@ -342,3 +342,16 @@ describe('reinjection', () => {
     expect(report.reinjected.reduce((sum, block) => sum + block.tokens, 0)).toBeLessThanOrEqual(1_000);
   });
 });
+
+describe('record after a compaction', () => {
+  it('anchors on the compacted request that was sent, not on the history before it', async () => {
+    const manager = createContextManager({ model: 'm', contextWindow: 16_000, plugins: [noteTier(), tiktokenCounter('o200k_base')] });
+    const { messages, report } = await manager.prepare(run(12));
+    expect(report.compacted).toBe(true);
+    manager.record({ model: 'm', usage: { inputTokens: 4_000 }, messageCount: messages.length });
+    const next = [...messages, { role: 'assistant', content: 'Continuing.' } as Message];
+    const after = await manager.prepare(next);
+    expect(after.report.measurement).toMatchObject({ source: 'reported', reportedTokens: 4_000 });
+    expect(after.report.measurement.total).toBeLessThan(4_100);
+  });
+});

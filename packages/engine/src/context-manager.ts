@@ -127,8 +127,11 @@ export interface RecoverResult {
 export interface ContextManager {
   /** Measures the request for the model serving it and compacts when it is over the threshold. */
   prepare(messages: readonly Message[], options?: PrepareOptions): Promise<PrepareResult>;
-  /** Records the usage the provider reported for the last request: anchors the next measurement. */
-  record(report: { model?: string; usage: Usage; messageCount: number }): void;
+  /**
+   * Records the usage the provider reported for the last request: anchors the next measurement and
+   * calibrates estimates for that model. `messages` defaults to what the last `prepare` returned.
+   */
+  record(report: { model?: string; usage: Usage; messageCount: number; messages?: readonly Message[] }): void;
   /** Handles a provider error: compacts once on an overflow (never in a loop), or says what to do instead. */
   recover(messages: readonly Message[], error: unknown, options?: PrepareOptions): Promise<RecoverResult>;
   /** The breaker and attempt history. */
@@ -189,6 +192,8 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   // (no new message since) would loop, so it gives up instead.
   const recovered = new WeakMap<readonly Message[], number>();
   let lastWindow: string | undefined;
+  // What the last prepare returned and for which tools: the request a following record() reports on.
+  let lastSent: { messages: readonly Message[]; tools: readonly unknown[] | undefined } | undefined;
   const emit = (event: ManagerEvent) => {
     try {
       options.onEvent?.(event);
@@ -347,10 +352,10 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       reinjected: [] as ReinjectedBlock[],
       refill: observation.refill,
     };
-    const unchanged = (decision: PrepareReport['decision']): PrepareResult => ({
-      messages,
-      report: { ...base, measurement, compacted: false, decision, breaker: state.snapshot() },
-    });
+    const unchanged = (decision: PrepareReport['decision']): PrepareResult => {
+      lastSent = { messages, tools };
+      return { messages, report: { ...base, measurement, compacted: false, decision, breaker: state.snapshot() } };
+    };
     if (measurement.total <= setting.threshold) return unchanged('under-threshold');
     if (options.proactive === false) return unchanged('proactive-off');
     if (!measurement.confirmed && measurement.source !== 'exact') {
@@ -362,6 +367,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       return unchanged('breaker-open');
     }
     const result = await compact(messages, { model, tools, target: setting.target, threshold: setting.threshold, trigger: 'threshold', signal: prepareOptions.signal });
+    lastSent = { messages: result.messages, tools };
     return {
       messages: result.messages,
       report: {
@@ -378,11 +384,19 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     };
   };
 
-  const record: ContextManager['record'] = ({ model, usage, messageCount }) => {
+  const record: ContextManager['record'] = ({ model, usage, messageCount, messages }) => {
     if (!usage || !(Number.isFinite(usage.inputTokens) && usage.inputTokens >= 0)) {
       throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `record needs usage.inputTokens as a number of zero or more, got ${String(usage?.inputTokens)}` });
     }
-    meter.record({ inputTokens: usage.inputTokens, messageCount, model: model ?? options.model, ...(usage.inputIsLowerBound ? { inputIsLowerBound: true } : {}) });
+    const sent = messages ?? lastSent?.messages;
+    meter.record({
+      inputTokens: usage.inputTokens,
+      messageCount,
+      model: model ?? options.model,
+      ...(sent ? { messages: sent } : {}),
+      ...(lastSent?.tools ? { tools: lastSent.tools } : {}),
+      ...(usage.inputIsLowerBound ? { inputIsLowerBound: true } : {}),
+    });
   };
 
   const recover: ContextManager['recover'] = async (messages, error, recoverOptions = {}) => {
@@ -420,6 +434,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     const tools = recoverOptions.tools ?? options.tools;
     const result = await compact(messages, { model, tools, target: setting.target, threshold: setting.threshold, trigger: 'overflow', signal: recoverOptions.signal });
     recovered.set(result.messages, result.messages.length);
+    lastSent = { messages: result.messages, tools };
     const measurement = meter.measure(result.messages, { ...(tools ? { tools } : {}), model });
     const report: PrepareReport = {
       model,
