@@ -5,7 +5,7 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { tiktokenCounter } from './tiktoken-counter.ts';
+import { sumPieces, tiktokenCounter } from './tiktoken-counter.ts';
 
 // Module state is per test file, so nothing has loaded cl100k_base yet when this runs.
 describe('before load()', () => {
@@ -133,5 +133,17 @@ describe.skipIf(!corpus)('counts identical to js-tiktoken on the recorded runs o
       const whole = texts.join('\n');
       expect(counter.count(whole)).toBe(plain(encoding, whole));
     }
+  });
+});
+
+describe('sumPieces', () => {
+  it('skips characters the pattern does not match, as matchAll does, and counts every piece after them', () => {
+    const pieces: string[] = [];
+    const total = sumPieces('ab!cd!!ef', /[a-z]+/uy, /[a-z]+/gu, (piece) => {
+      pieces.push(piece);
+      return piece.length;
+    });
+    expect(pieces).toEqual(['ab', 'cd', 'ef']);
+    expect(total).toBe(6);
   });
 });

@@ -29,7 +29,10 @@ export interface TiktokenCounter<Encoding extends TiktokenEncoding = TiktokenEnc
 
 interface LoadedEncoding {
   readonly ranks: RankMap;
-  readonly pattern: RegExp;
+  /** The pre-tokenization pattern, sticky: `test` gives each piece's end without building a match array. */
+  readonly sticky: RegExp;
+  /** The same pattern, global, for text the sticky pass cannot walk (a character no alternative matches). */
+  readonly global: RegExp;
 }
 
 // Literal specifiers, so bundlers split the multi-megabyte rank files into chunks of their own.
@@ -48,7 +51,7 @@ function loadEncoding(encoding: TiktokenEncoding): Promise<LoadedEncoding> {
     pending = rankFiles[encoding]().then(
       (module) => {
         const data = module.default;
-        const result: LoadedEncoding = { ranks: parseRanks(data.bpe_ranks), pattern: new RegExp(data.pat_str, 'gu') };
+        const result: LoadedEncoding = { ranks: parseRanks(data.bpe_ranks), sticky: new RegExp(data.pat_str, 'yu'), global: new RegExp(data.pat_str, 'gu') };
         loaded.set(encoding, result);
         return result;
       },
@@ -69,6 +72,29 @@ function loadEncoding(encoding: TiktokenEncoding): Promise<LoadedEncoding> {
 
 // Longer pieces (a run of dashes, a long identifier) rarely repeat; caching them only costs memory.
 const longestCachedPiece = 256;
+
+/**
+ * Splits text into pre-tokenization pieces and sums `countPiece` over them, as js-tiktoken's
+ * `matchAll` does. `sticky` and `global` are the same pattern with the `y` and `g` flags.
+ */
+export function sumPieces(text: string, sticky: RegExp, global: RegExp, countPiece: (piece: string) => number): number {
+  let total = 0;
+  let start = 0;
+  sticky.lastIndex = 0;
+  // The tiktoken patterns match every character, so pieces are contiguous and the sticky walk reaches
+  // the end without building match arrays; the global pass takes over where a character matched no
+  // alternative (skipping it, as matchAll does).
+  while (start < text.length && sticky.test(text) && sticky.lastIndex > start) {
+    const end = sticky.lastIndex;
+    total += countPiece(text.slice(start, end));
+    start = end;
+  }
+  if (start < text.length) {
+    global.lastIndex = start;
+    for (let match = global.exec(text); match !== null; match = global.exec(text)) total += countPiece(match[0]);
+  }
+  return total;
+}
 
 /**
  * An exact tiktoken counter with a piece-level count cache: text is split with the encoding's own
@@ -98,6 +124,14 @@ export function tiktokenCounter<Encoding extends TiktokenEncoding>(encoding: Enc
   }
   const id = `tiktoken-${encoding}` as const;
   const cache = new CountCache(cacheSize);
+  const pieceCount = (piece: string, ranks: RankMap): number => {
+    let tokens = cache.get(piece);
+    if (tokens === undefined) {
+      tokens = bytePairCount(utf8Binary(piece), ranks);
+      if (piece.length <= longestCachedPiece && cacheSize > 0) cache.set(piece, tokens);
+    }
+    return tokens;
+  };
   return {
     specificationVersion: 'v1',
     kind: 'tokenizer',
@@ -121,19 +155,8 @@ export function tiktokenCounter<Encoding extends TiktokenEncoding>(encoding: Enc
           message: `${id}: count() before the ranks were loaded; await counter.load() (or meter.ready()) once first`,
         });
       }
-      const { ranks, pattern } = ready;
-      let total = 0;
-      pattern.lastIndex = 0;
-      for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-        const piece = match[0];
-        let pieceCount = cache.get(piece);
-        if (pieceCount === undefined) {
-          pieceCount = bytePairCount(utf8Binary(piece), ranks);
-          if (piece.length <= longestCachedPiece && cacheSize > 0) cache.set(piece, pieceCount);
-        }
-        total += pieceCount;
-      }
-      return total;
+      const { ranks, sticky, global } = ready;
+      return sumPieces(text, sticky, global, (piece) => pieceCount(piece, ranks));
     },
   };
 }
