@@ -1,0 +1,7 @@
+/**
+ * OpenRouter provider for ctxkit: windows from the models list (the top provider), usage, wrapped
+ * upstream errors, and a summarizer.
+ * @packageDocumentation
+ */
+export { type OpenRouterProviderOptions, openrouterBaseURL, openrouterCatalog, openrouterProvider } from './openrouter-provider.ts';
+export { openrouterUsage } from './openrouter-usage.ts';
