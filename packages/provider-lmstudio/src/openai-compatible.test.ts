@@ -1,16 +1,18 @@
+// The same file sits in provider-lmstudio, provider-vllm and provider-llamacpp, beside openai-compatible.ts.
 import { describe, expect, it } from 'vitest';
-import { fixture, fixtureJson } from './__fixtures__/local-server.ts';
 import { openaiCompatibleUsage } from './openai-compatible.ts';
 
-const streamText = fixture('chat-stream.sse');
-const chunks = streamText
-  .split('\n')
-  .filter((line) => line.startsWith('data: {'))
-  .map((line) => JSON.parse(line.slice(6)) as unknown);
+const chunk = (fields: Record<string, unknown>) => ({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1764517501, model: 'local', ...fields });
+const chunks = [
+  chunk({ choices: [{ index: 0, delta: { role: 'assistant', content: 'The' }, finish_reason: null }] }),
+  chunk({ choices: [{ index: 0, delta: { content: ' tests pass.' }, finish_reason: 'stop' }] }),
+  chunk({ choices: [], usage: { prompt_tokens: 1830, completion_tokens: 96, total_tokens: 1926, prompt_tokens_details: { cached_tokens: 1536 } } }),
+];
+const streamText = `${chunks.map((value) => `data: ${JSON.stringify(value)}\n\n`).join('')}data: [DONE]\n\n`;
 
 describe('openaiCompatibleUsage', () => {
-  it('reads prompt_tokens of a completion, with cached tokens apart', () => {
-    expect(openaiCompatibleUsage(fixtureJson('chat-completion.json'))).toEqual({ inputTokens: 2412, outputTokens: 58 });
+  it('reads prompt_tokens of a completion, cached tokens included and reported apart', () => {
+    expect(openaiCompatibleUsage({ choices: [], usage: { prompt_tokens: 2412, completion_tokens: 58, total_tokens: 2470 } })).toEqual({ inputTokens: 2412, outputTokens: 58 });
     expect(openaiCompatibleUsage({ usage: { prompt_tokens: 1830, completion_tokens: 96, prompt_tokens_details: { cached_tokens: 1536 } } })).toEqual({
       inputTokens: 1830,
       cachedInputTokens: 1536,
@@ -19,7 +21,7 @@ describe('openaiCompatibleUsage', () => {
   });
 
   it('reads the usage chunk of a stream, given the chunk, the chunks or the SSE text', () => {
-    const expected = { inputTokens: 1830, outputTokens: 96 };
+    const expected = { inputTokens: 1830, cachedInputTokens: 1536, outputTokens: 96 };
     expect(openaiCompatibleUsage(chunks.at(-1))).toEqual(expected);
     expect(openaiCompatibleUsage(chunks)).toEqual(expected);
     expect(openaiCompatibleUsage(streamText)).toEqual(expected);
@@ -29,6 +31,7 @@ describe('openaiCompatibleUsage', () => {
     expect(openaiCompatibleUsage(chunks.slice(0, -1))).toBeUndefined();
     expect(openaiCompatibleUsage({ usage: null, choices: [] })).toBeUndefined();
     expect(openaiCompatibleUsage('data: {"choices":[{"delta":{"content":"x"}}]}\n\ndata: {"usa')).toBeUndefined();
+    expect(openaiCompatibleUsage(42)).toBeUndefined();
   });
 
   it('reads the Responses API usage and llama.cpp timings', () => {
