@@ -1,0 +1,95 @@
+// Error classification and window lookups: accuracy on the corpus and held-out bodies, and cost as
+// ratios against a baseline measured in the same run, interleaved, medians of several rounds.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { memoryStore } from '@ctxkit/core';
+import { corpusDir, corpusMissingMessage } from '@ctxkit/testkit';
+import { classifyError } from '../src/classify-error.ts';
+import { createWindowCache } from '../src/window-cache.ts';
+
+interface Entry {
+  provider: string;
+  status: number | null;
+  kind: string;
+  reported_tokens?: number;
+  limit_tokens?: number;
+  body?: string;
+  body_or_message?: string;
+}
+
+const dir = corpusDir();
+if (!dir) {
+  console.log(corpusMissingMessage);
+  process.exit(0);
+}
+const corpus: Entry[] = JSON.parse(readFileSync(join(dir, 'errors', 'provider-errors.json'), 'utf8'));
+const holdout: Entry[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'holdout-errors.json'), 'utf8'));
+const inputOf = (entry: Entry) => {
+  const body = entry.body ?? entry.body_or_message ?? '';
+  return entry.status === null ? body : { status: entry.status, body };
+};
+
+function accuracy(entries: Entry[]) {
+  let kinds = 0;
+  let numbers = 0;
+  let numbered = 0;
+  for (const entry of entries) {
+    const result = classifyError(inputOf(entry));
+    if (result.kind === entry.kind) kinds++;
+    for (const [expected, actual] of [
+      [entry.limit_tokens, [result.limitTokens]],
+      [entry.reported_tokens, [result.reportedTokens, result.inputTokens]],
+    ] as const) {
+      if (expected === undefined) continue;
+      numbered++;
+      if (actual.includes(expected)) numbers++;
+    }
+  }
+  return { kinds, numbers, numbered, total: entries.length };
+}
+
+const median = (values: number[]) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)] ?? 0;
+
+async function timeAsync(run: () => Promise<unknown>, iterations: number): Promise<number> {
+  const start = performance.now();
+  for (let index = 0; index < iterations; index++) await run();
+  return (performance.now() - start) / iterations;
+}
+
+const rounds = 9;
+const inputs = corpus.map(inputOf);
+const classifyTimes: number[] = [];
+const baselineTimes: number[] = [];
+const store = memoryStore();
+const windows = createWindowCache({ provider: 'bench', store, discover: async () => ({ contextWindow: 131_072 }), refreshIntervalMs: 3_600_000 });
+await windows.resolve('model');
+const resolveTimes: number[] = [];
+const storeTimes: number[] = [];
+for (let round = 0; round < rounds; round++) {
+  // Baseline: serialising each error once, the least any classifier that reads the body must do.
+  let start = performance.now();
+  for (let repeat = 0; repeat < 20; repeat++) for (const input of inputs) JSON.stringify(input);
+  baselineTimes.push((performance.now() - start) / (20 * inputs.length));
+  start = performance.now();
+  for (let repeat = 0; repeat < 20; repeat++) for (const input of inputs) classifyError(input);
+  classifyTimes.push((performance.now() - start) / (20 * inputs.length));
+  storeTimes.push(await timeAsync(() => store.getItem('windows:bench:model'), 2_000));
+  resolveTimes.push(await timeAsync(() => windows.resolve('model'), 2_000));
+}
+
+const corpusScore = accuracy(corpus);
+const holdoutScore = accuracy(holdout);
+console.log('### Accuracy\n');
+console.log('| set | entries | kind right | token figures right |');
+console.log('|---|---:|---:|---:|');
+console.log(`| corpus (errors/provider-errors.json) | ${corpusScore.total} | ${corpusScore.kinds} | ${corpusScore.numbers} of ${corpusScore.numbered} |`);
+console.log(`| held out (src/__fixtures__/holdout-errors.json) | ${holdoutScore.total} | ${holdoutScore.kinds} | ${holdoutScore.numbers} of ${holdoutScore.numbered} |`);
+const classify = median(classifyTimes);
+const baseline = median(baselineTimes);
+const resolve = median(resolveTimes);
+const read = median(storeTimes);
+console.log(`\n### Cost (µs per call, median of ${rounds} interleaved rounds)\n`);
+console.log('| operation | baseline | µs | baseline µs | ratio |');
+console.log('|---|---|---:|---:|---:|');
+console.log(`| classifyError, one corpus error | JSON.stringify of the same error | ${(classify * 1000).toFixed(2)} | ${(baseline * 1000).toFixed(2)} | ${(classify / baseline).toFixed(1)}× |`);
+console.log(`| windows.resolve, known model (memory store) | store.getItem of its record | ${(resolve * 1000).toFixed(2)} | ${(read * 1000).toFixed(2)} | ${(resolve / read).toFixed(1)}× |`);
