@@ -106,19 +106,25 @@ describe('prepare', () => {
       throw new Error('model unavailable');
     });
     const vandal = tier('vandal', async (messages) => ({ status: 'applied', messages: [{ role: 'system', content: 'rewritten' }, ...messages.slice(1)] }));
-    const orphaner = tier('orphaner', async (messages) => ({ status: 'applied', messages: messages.filter((message) => message.role !== 'assistant') }));
-    const manager = createContextManager({ model: 'm', contextWindow: 16_000, plugins: [thrower, vandal, orphaner, noteTier(), tiktokenCounter('o200k_base')] });
+    const orphaner = tier('orphaner', async (messages) => {
+      const first = messages.findIndex((message) => message.role === 'assistant');
+      return { status: 'applied', messages: messages.filter((_, index) => index !== first) };
+    });
+    const recentEditor = tier('recent-editor', async (messages) => ({ status: 'applied', messages: [...messages.slice(0, -1), { ...messages.at(-1)!, content: 'shortened' } as Message] }));
+    const manager = createContextManager({ model: 'm', contextWindow: 16_000, plugins: [thrower, vandal, orphaner, recentEditor, noteTier(), tiktokenCounter('o200k_base')] });
     const messages = run(12);
     const { messages: prepared, report } = await manager.prepare(messages);
     expect(report.tiers.map((entry) => [entry.id, entry.status])).toEqual([
       ['thrower', 'failed'],
       ['vandal', 'failed'],
       ['orphaner', 'failed'],
+      ['recent-editor', 'failed'],
       ['notes', 'applied'],
     ]);
     expect(report.tiers[0]!.reason).toBe('threw: model unavailable');
     expect(report.tiers[1]!.reason).toBe('changed the system message');
     expect(report.tiers[2]!.reason).toMatch(/returned an invalid transcript \(message \d+ toolCallId/);
+    expect(report.tiers[3]!.reason).toBe('changed the protected recent messages');
     expect(prepared[0]).toEqual(messages[0]);
     expect(prepared.every((message) => !textOf(message.content).includes('model unavailable'))).toBe(true);
   });
@@ -353,5 +359,29 @@ describe('record after a compaction', () => {
     const after = await manager.prepare(next);
     expect(after.report.measurement).toMatchObject({ source: 'reported', reportedTokens: 4_000 });
     expect(after.report.measurement.total).toBeLessThan(4_100);
+  });
+});
+
+describe('the protected region', () => {
+  it('narrows to the last round in a second pass when the request is still over the threshold', async () => {
+    const messages: Message[] = [
+      { role: 'system', content: 'You are a careful coding agent.' },
+      { role: 'user', content: 'Fix the bug.' },
+      { role: 'assistant', content: words(1_000, 'plan') },
+    ];
+    for (let turn = 0; turn < 6; turn++) {
+      messages.push(
+        { role: 'user', content: `Now check file ${turn}.` },
+        { role: 'assistant', content: '', toolCalls: [{ id: `t${turn}`, name: 'bash', arguments: `{"command":"cat f${turn}"}` }] },
+        { role: 'tool', toolCallId: `t${turn}`, content: words(50, `f${turn}`) },
+      );
+    }
+    const manager = createContextManager({ model: 'm', contextWindow: 16_000, plugins: [noteTier(), tiktokenCounter('o200k_base')] });
+    const { messages: prepared, report } = await manager.prepare(messages);
+    expect(report.measurement.total).toBeGreaterThan(report.threshold);
+    expect(report.protectedRegion).toMatchObject({ by: 'rounds', size: 1 });
+    expect(report.tiers.map((entry) => entry.status)).toEqual(['skipped', 'applied']);
+    expect(report.after).toBeLessThanOrEqual(report.threshold);
+    expect(prepared.slice(-2)).toEqual(messages.slice(-2));
   });
 });

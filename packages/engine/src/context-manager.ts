@@ -9,6 +9,7 @@ import {
   type Message,
   type ModelLimits,
   memoryStore,
+  segmentRounds,
   type ProviderPlugin,
   type Registry,
   type ReinjectionSourcePlugin,
@@ -243,51 +244,64 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     const reports: TierReport[] = [];
     let current: readonly Message[] = messages;
     let currentTokens = before;
-    let region: ProtectedRegion | undefined;
-    const regionOf = (list: readonly Message[]) =>
-      protectedRegion(list, keepRecentTurns, setting.target * recentRegionShare, (start) => meter.countMessages(list.slice(start), { model: setting.model, exact: true }));
+    const regionOf = (list: readonly Message[], keep: number) =>
+      protectedRegion(list, keep, setting.target * recentRegionShare, (start) => meter.countMessages(list.slice(start), { model: setting.model, exact: true }));
+    // The protected region is chosen once, on the transcript as it came, and kept as a suffix of fixed
+    // length: every tier leaves it verbatim at the end, so its start moves only with what tiers fold.
+    let region: ProtectedRegion = regionOf(messages, keepRecentTurns);
+    let suffix = messages.length - region.start;
 
-    for (const tier of tiers) {
-      if (currentTokens <= setting.target) break;
-      const tierStart = now();
-      if (tier.category === 'on-device' && options.onDeviceCompaction === false) {
-        reports.push({ id: tier.id, status: 'skipped', reason: 'on-device compaction is switched off', before: currentTokens, after: currentTokens, durationMs: 0 });
-        continue;
-      }
-      region = regionOf(current);
-      emit({ type: 'tier-start', tier: tier.id, tokens: currentTokens });
-      const context: TierContext = {
-        protectedStart: region.start,
-        targetTokens: setting.target,
-        count,
-        countText,
-        store,
-        signal,
-        ...(summarizer ? { summarizer } : {}),
-        progress: (detail) => emit({ type: 'tier-progress', tier: tier.id, ...detail }),
-      };
-      let outcome: TierOutcome;
-      try {
-        outcome = await tier.apply(current, context);
-      } catch (error) {
-        outcome = { status: 'failed', reason: `threw: ${error instanceof Error ? error.message : String(error)}`, error };
-      }
-      let after = currentTokens;
-      if (outcome.status === 'applied') {
-        const broken = checkOutput(current, outcome.messages);
-        after = broken ? currentTokens : count(outcome.messages);
-        if (broken || after > currentTokens) {
-          outcome = { status: 'failed', reason: broken ?? `output grew from ${currentTokens} to ${after} tokens` };
-          after = currentTokens;
-        } else {
-          current = outcome.messages;
+    const runTiers = async () => {
+      for (const tier of tiers) {
+        if (currentTokens <= setting.target) break;
+        const tierStart = now();
+        if (tier.category === 'on-device' && options.onDeviceCompaction === false) {
+          reports.push({ id: tier.id, status: 'skipped', reason: 'on-device compaction is switched off', before: currentTokens, after: currentTokens, durationMs: 0 });
+          continue;
         }
+        emit({ type: 'tier-start', tier: tier.id, tokens: currentTokens });
+        const context: TierContext = {
+          protectedStart: current.length - suffix,
+          targetTokens: setting.target,
+          count,
+          countText,
+          store,
+          signal,
+          ...(summarizer ? { summarizer } : {}),
+          progress: (detail) => emit({ type: 'tier-progress', tier: tier.id, ...detail }),
+        };
+        let outcome: TierOutcome;
+        try {
+          outcome = await tier.apply(current, context);
+        } catch (error) {
+          outcome = { status: 'failed', reason: `threw: ${error instanceof Error ? error.message : String(error)}`, error };
+        }
+        let after = currentTokens;
+        if (outcome.status === 'applied') {
+          const broken = checkOutput(current, outcome.messages, suffix);
+          after = broken ? currentTokens : count(outcome.messages);
+          if (broken || after > currentTokens) {
+            outcome = { status: 'failed', reason: broken ?? `output grew from ${currentTokens} to ${after} tokens` };
+            after = currentTokens;
+          } else {
+            current = outcome.messages;
+          }
+        }
+        const reason = outcome.status === 'applied' ? outcome.detail : outcome.reason;
+        const report: TierReport = { id: tier.id, status: outcome.status, ...(reason ? { reason } : {}), before: currentTokens, after, durationMs: Math.round(now() - tierStart) };
+        reports.push(report);
+        emit({ type: 'tier-end', tier: tier.id, report });
+        currentTokens = after;
       }
-      const reason = outcome.status === 'applied' ? outcome.detail : outcome.reason;
-      const report: TierReport = { id: tier.id, status: outcome.status, ...(reason ? { reason } : {}), before: currentTokens, after, durationMs: Math.round(now() - tierStart) };
-      reports.push(report);
-      emit({ type: 'tier-end', tier: tier.id, report });
-      currentTokens = after;
+    };
+    await runTiers();
+    // Still over the threshold with a wide recent region: the region itself is what does not fit. A
+    // second pass keeps only the last round verbatim, rather than sending a request that overflows.
+    const lastRound = segmentRounds(current).at(-1)?.start ?? current.length;
+    if (currentTokens > setting.threshold && current.length - lastRound < suffix) {
+      region = { start: lastRound, by: 'rounds', size: 1 };
+      suffix = current.length - lastRound;
+      await runTiers();
     }
 
     let reinjected: ReinjectedBlock[] = [];
@@ -302,7 +316,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       });
       for (const failure of result.failures) emit({ type: 'reinjection-failed', ...failure });
       if (result.message) {
-        const at = regionOf(current).start;
+        const at = current.length - suffix;
         const withBlock = [...current.slice(0, at), result.message, ...current.slice(at)];
         current = withBlock;
         currentTokens = count(withBlock);
@@ -322,8 +336,11 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   };
 
   /** Why a tier's output cannot be used, or undefined when it keeps the invariants engine-side checks can see. */
-  const checkOutput = (input: readonly Message[], output: readonly Message[]): string | undefined => {
+  const checkOutput = (input: readonly Message[], output: readonly Message[], suffix: number): string | undefined => {
     if (!Array.isArray(output)) return 'returned no message array';
+    if (output.length < suffix || input.slice(input.length - suffix).some((message, index) => output[output.length - suffix + index] !== message && JSON.stringify(output[output.length - suffix + index]) !== JSON.stringify(message))) {
+      return 'changed the protected recent messages';
+    }
     if (input[0]?.role === 'system' && output[0] !== input[0] && (output[0]?.role !== 'system' || output[0].content !== input[0].content)) {
       return 'changed the system message';
     }
