@@ -164,7 +164,8 @@ export async function simulateRun(recorded: readonly Message[], options: Simulat
     let common = 0;
     while (common < request.length && common < previous.length && sameMessage(request[common], previous[common])) common += 1;
     if (common > 0) result.cachedPrefixTokens += Math.min(sent, tokens(request.slice(0, common)));
-    previous = request;
+    // A copy: the history array grows in place after this, and the cache only holds what was sent.
+    previous = request.slice();
     manager?.record({ model: 'simulated', usage: { inputTokens: sent }, messageCount: request.length, messages: request });
     if (check) await checkStep(step, before, request, report, { violation, restore, originals });
     result.outputTokens += tokens([message]);
