@@ -219,7 +219,7 @@ export function collectFacts(messages: readonly Message[]): NoteFacts {
       }
       // SWE-agent edits change the open file, unless the result says the edit was refused.
       if (call?.sweEdit && openFile !== undefined && !/Your proposed edit has introduced new syntax error/.test(text)) pushRecent(facts.filesWritten, openFile);
-      const open = [...text.matchAll(/\(Open file: ([^)\n]+)\)/g)].at(-1)?.[1]?.trim();
+      const open = text.includes('(Open file: ') ? [...text.matchAll(/\(Open file: ([^)\n]+)\)/g)].at(-1)?.[1]?.trim() : undefined;
       if (open !== undefined && open !== 'n/a') openFile = open;
       const origin = call?.origin ?? message.toolName ?? 'a tool';
       for (const line of errors) facts.errors.push(`${origin}: "${line}"`);

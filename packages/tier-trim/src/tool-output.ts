@@ -5,13 +5,20 @@
  * @example exitStatus('<returncode>1</returncode>\n<output>…') // 1
  */
 export function exitStatus(result: string): number | undefined {
-  const tagged = /<returncode>\s*(-?\d+)\s*<\/returncode>|<exit_code>\s*(-?\d+)\s*<\/exit_code>|PROCESS-DONE:(-?\d+):PROCESS-DONE/.exec(result);
-  if (tagged) return Number(tagged[1] ?? tagged[2] ?? tagged[3]);
-  if (/^Your command ran successfully/m.test(result)) return 0;
-  // Prose forms only count at the edges, so a log that mentions "exit code 1" mid-way does not.
-  const lines = result.trim().split('\n');
-  const edges = [...lines.slice(0, 1), ...lines.slice(-2)].join('\n');
-  const prose = /\b(?:exit(?:ed)?(?: with)?(?: code| status)|exit_code|return ?code|returncode|status code)\s*[:=]?\s*(-?\d+)\b/i.exec(edges);
+  // Cheap substring checks first: most results carry none of these, and a regex over 100 KB is not free.
+  if (result.includes('<returncode>') || result.includes('<exit_code>') || result.includes('PROCESS-DONE:')) {
+    const tagged = /<returncode>\s*(-?\d+)\s*<\/returncode>|<exit_code>\s*(-?\d+)\s*<\/exit_code>|PROCESS-DONE:(-?\d+):PROCESS-DONE/.exec(result);
+    if (tagged) return Number(tagged[1] ?? tagged[2] ?? tagged[3]);
+  }
+  if (result.includes('Your command ran successfully')) return 0;
+  // Prose forms only count at the edges (the first line, the last two), so a log that mentions
+  // "exit code 1" mid-way does not.
+  const trimmed = result.trim();
+  const firstBreak = trimmed.indexOf('\n');
+  const head = firstBreak < 0 ? trimmed : trimmed.slice(0, firstBreak);
+  const lastBreak = trimmed.lastIndexOf('\n', trimmed.lastIndexOf('\n') - 1);
+  const tail = firstBreak < 0 ? '' : trimmed.slice(Math.max(firstBreak, lastBreak) + 1);
+  const prose = /\b(?:exit(?:ed)?(?: with)?(?: code| status)|exit_code|return ?code|returncode|status code)\s*[:=]?\s*(-?\d+)\b/i.exec(`${head}\n${tail}`);
   return prose ? Number(prose[1]) : undefined;
 }
 
@@ -34,7 +41,8 @@ export function errorLines(result: string, exit: number | undefined, limit = 3):
     const cut = text.length > 200 ? `${text.slice(0, 199)}…` : text;
     if (cut !== '' && !found.includes(cut)) found.push(cut);
   };
-  for (let index = 0; index < lines.length; index++) {
+  const traceback = result.includes('Traceback (most recent call last)');
+  for (let index = 0; traceback && index < lines.length; index++) {
     if (!lines[index]!.includes('Traceback (most recent call last)')) continue;
     for (let next = index + 1; next < lines.length; next++) {
       const line = lines[next]!.replace(/^<\/?output>/, '');

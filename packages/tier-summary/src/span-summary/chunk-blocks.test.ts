@@ -33,14 +33,14 @@ describe('splitText', () => {
 
 describe('packBlocks', () => {
   it('keeps order and the budget, and labels the pieces of an oversized block', () => {
-    const blocks = ['[message 1 · user]\nshort', `[message 2 · tool result of c1 (bash)]\n${'x'.repeat(2_000)}`, '[message 3 · assistant]\nok'];
+    const blocks = ['[message 1 · user]\nshort', `[message 2 · tool result (bash)]\n${'x'.repeat(2_000)}`, '[message 3 · assistant]\nok'];
     const chunks = packBlocks(blocks, 100, countText);
     const flat = chunks.flat();
     expect(flat[0]).toBe(blocks[0]);
     expect(flat.at(-1)).toBe(blocks[2]);
     const pieces = flat.filter((block) => block.startsWith('[message 2'));
     expect(pieces.length).toBeGreaterThan(5);
-    expect(pieces[0]).toMatch(new RegExp(`^\\[message 2 · tool result of c1 \\(bash\\)\\] \\(piece 1 of ${pieces.length}\\)\\n`));
+    expect(pieces[0]).toMatch(new RegExp(`^\\[message 2 · tool result \\(bash\\)\\] \\(piece 1 of ${pieces.length}\\)\\n`));
     for (const chunk of chunks) expect(chunk.reduce((sum, block) => sum + countText(block), 0) + chunk.length - 1).toBeLessThanOrEqual(100);
   });
 

@@ -5,8 +5,8 @@ import { closeMarker, dataBoundary, frameData, renderMessage } from './frame-dat
 describe('renderMessage', () => {
   it('labels roles, tool calls and results, images and ctxkit-written messages', () => {
     const assistant: Message = { role: 'assistant', content: 'Reading it.', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"src/app.ts"}' }] };
-    expect(renderMessage(assistant, 4)).toBe('[message 4 · assistant]\nReading it.\n→ tool call c1 · read_file {"path":"src/app.ts"}');
-    expect(renderMessage({ role: 'tool', toolCallId: 'c1', toolName: 'read_file', content: 'export {}' }, 5)).toBe('[message 5 · tool result of c1 (read_file)]\nexport {}');
+    expect(renderMessage(assistant, 4)).toBe('[message 4 · assistant]\nReading it.\n→ tool call read_file {"path":"src/app.ts"}');
+    expect(renderMessage({ role: 'tool', toolCallId: 'c1', toolName: 'read_file', content: 'export {}' }, 5)).toBe('[message 5 · tool result (read_file)]\nexport {}');
     expect(renderMessage({ role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image', mediaType: 'image/png', data: 'AAAA' }] }, 6)).toBe(
       '[message 6 · user]\nlook\n[image/png image, not shown]',
     );

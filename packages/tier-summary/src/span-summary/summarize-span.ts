@@ -192,8 +192,11 @@ export async function summarizeSpan(request: SpanSummaryRequest): Promise<SpanSu
       summary = items[0]!.replace(/^\[summary of part \d+ of \d+\]\n/, '');
     }
     if (taskText !== undefined) {
+      // The first user message is the task, but some agents open with a demonstration and state the
+      // real task in a later user message (SWE-agent): a summary that keeps one of those kept the task.
       const problem = taskProblem(summary, taskText, request.taskTermCoverage);
-      if (problem !== undefined) {
+      const laterTasks = span.filter((message) => message.role === 'user' && message.meta?.ctxkit === undefined).map((message) => textOf(message.content));
+      if (problem !== undefined && !laterTasks.some((text) => taskProblem(summary, text, request.taskTermCoverage) === undefined)) {
         const reason = `the summary lost the task: ${problem}`;
         return { ok: false, skip: false, reason, error: new CtxkitError({ code: 'SUMMARY_REJECTED', source, message: reason }) };
       }

@@ -11,10 +11,11 @@ function contentText(content: string | readonly ContentPart[]): string {
 
 function label(message: Message, index: number): string {
   const kind = message.meta?.ctxkit?.kind;
+  // Call ids are left out: a result follows its call, and long provider ids cost tokens on every message.
   if (message.role === 'tool') {
     const tool = message.toolName ? ` (${message.toolName})` : '';
     const archived = kind === 'stub' ? ', archived by ctxkit' : '';
-    return `[message ${index} · tool result of ${message.toolCallId}${tool}${archived}]`;
+    return `[message ${index} · tool result${tool}${archived}]`;
   }
   if (kind === 'summary') return `[message ${index} · earlier ctxkit summary of older messages]`;
   if (kind === 'note') return `[message ${index} · earlier ctxkit note on older messages]`;
@@ -23,7 +24,7 @@ function label(message: Message, index: number): string {
 }
 
 /**
- * One message as a block of plain text for a summarizer: a label line (position, role, tool call id),
+ * One message as a block of plain text for a summarizer: a label line (position, role, tool name),
  * the text, images as a one-line mention, and each tool call with its JSON arguments.
  */
 export function renderMessage(message: Message, index: number): string {
@@ -31,7 +32,7 @@ export function renderMessage(message: Message, index: number): string {
   const text = contentText(message.content);
   if (text !== '') lines.push(text);
   if (message.role === 'assistant') {
-    for (const call of message.toolCalls ?? []) lines.push(`→ tool call ${call.id} · ${call.name} ${call.arguments}`);
+    for (const call of message.toolCalls ?? []) lines.push(`→ tool call ${call.name} ${call.arguments}`);
   }
   return lines.join('\n');
 }

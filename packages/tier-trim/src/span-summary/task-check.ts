@@ -2,7 +2,8 @@
 // because a tier may not import another tier (DESIGN.md §2). tier-trim's span-summary-sync test
 // fails when the copies drift. See docs/decisions/0007-summary-and-trim-tiers.md.
 
-// Common English words and words every agent task has: they say nothing about which task it is.
+// Common English words, and words every agent task has (its instructions about commands, files and
+// tests): they say nothing about which task this is.
 const stopWords = new Set(
   `a about above after again against all also am an and any are aren't as at be because been before being below between both
   but by can can't cannot could couldn't did didn't do does doesn't doing don't down during each few for from further get
@@ -11,38 +12,47 @@ const stopWords = new Set(
   on once only or other ought our ours ourselves out over own please same she should shouldn't so some such than that that's
   the their theirs them themselves then there there's these they this those through to too under until up us use used using
   very was wasn't we we're were weren't what when where which while who whom why will with won't would wouldn't you you're
-  your yours yourself yourselves hello thanks thank help want wants could would also able following consider described
-  description issue problem task following given make sure currently something anything everything way ways thing things
-  still well yes okay really actually`.split(/\s+/),
+  your yours yourself yourselves hello thanks thank help want wants able following consider described description issue
+  problem task tasks sure currently something anything everything way ways thing things still well yes okay really actually
+  command commands file files change changes environment directory directories code codebase repository repo bash shell
+  terminal script scripts edit edits output outputs input run running runs execute step steps tool tools instructions
+  instruction example examples e.g i.e etc included include includes submit submission solution work working test tests
+  testing make sure important note notes system user assistant agent first last next new one two three`.split(/\s+/),
 );
 
 const termPattern = /[\p{L}\p{N}_][\p{L}\p{N}_./:'-]*[\p{L}\p{N}_]|[\p{L}\p{N}_]/gu;
 
-function isIdentifierLike(raw: string): boolean {
-  return /[_./:\d]/.test(raw) || /\p{Ll}\p{Lu}/u.test(raw);
+function kindOf(raw: string): 'identifier' | 'number' | 'word' {
+  if (/^[\d.,:-]+$/.test(raw)) return /\d\.\d/.test(raw) ? 'identifier' : 'number';
+  return /[_./:\d]/.test(raw) || /\p{Ll}\p{Lu}/u.test(raw) ? 'identifier' : 'word';
 }
 
 /**
- * The distinctive terms of a task: identifiers, paths, numbers and uncommon words, best first
- * (identifier-like over plain words, longer over shorter, frequent and early over rare and late).
- * @example keyTerms('Fix the crash in src/app.ts when parseConfig gets null') // ['src/app.ts', 'parseconfig', 'crash', ...]
+ * The distinctive terms of a task: identifiers, paths, versions and uncommon words, best first. A term
+ * scores for its kind (identifier-like over long words over short ones), for coming early (a task
+ * states its point first; agent boilerplate follows) and a little for repeating.
+ * @example keyTerms('Fix the crash in src/app.ts when parseConfig gets null') // ['src/app.ts', 'parseconfig', 'crash', 'null', ...]
  */
 export function keyTerms(task: string, limit = 10): string[] {
-  const seen = new Map<string, { score: number; first: number }>();
-  for (const match of task.matchAll(termPattern)) {
+  // Markup tags (<pr_description>) name the format, not the task.
+  const text = task.replace(/<\/?[A-Za-z_][\w-]*>/g, ' ');
+  const seen = new Map<string, { score: number; first: number; repeats: number }>();
+  for (const match of text.matchAll(termPattern)) {
     const raw = match[0];
     const term = raw.toLowerCase();
-    const identifier = isIdentifierLike(raw);
+    const kind = kindOf(raw);
     if (term.includes('://') || term.length > 60 || stopWords.has(term)) continue;
-    if (!identifier && term.length < 4) continue;
-    if (identifier && (term.length < 2 || /^\d$/.test(term))) continue;
+    if (kind === 'word' && term.length < 4) continue;
+    if (kind !== 'word' && term.length < 2) continue;
     const entry = seen.get(term);
     if (entry) {
-      entry.score += entry.score < 6 ? 0.5 : 0;
+      if (entry.repeats < 2) entry.score += 0.5;
+      entry.repeats += 1;
       continue;
     }
-    const base = identifier ? 3 : term.length >= 7 ? 2 : 1;
-    seen.set(term, { score: base + ((match.index ?? 0) < 400 ? 1 : 0), first: match.index ?? 0 });
+    const at = match.index ?? 0;
+    const base = kind === 'identifier' ? 3 : kind === 'word' && term.length >= 7 ? 2 : 1;
+    seen.set(term, { score: base + (at < 300 ? 2 : at < 1_500 ? 1 : 0), first: at, repeats: 0 });
   }
   return [...seen.entries()]
     .sort(([, a], [, b]) => b.score - a.score || a.first - b.first)
