@@ -47,7 +47,7 @@ export interface CompactSchemaOptions {
   onInvalid?: 'warn' | 'throw';
   /** Receives every warning. @default console.warn of the warning's message */
   onWarning?: (warning: CompactionWarning) => void;
-  /** Deepest JSON nesting accepted; deeper schemas count as invalid. @default 256 */
+  /** Deepest JSON nesting accepted; deeper schemas count as invalid. Capped at 1,000, which compaction's recursion handles safely. @default 256 */
   maxDepth?: number;
 }
 
@@ -83,7 +83,8 @@ function copyJson(value: unknown): unknown {
 
 /**
  * Compacts one parameter description; '' means drop it. The order matters: the requiredness note goes
- * first so "Optional. Glob patterns to skip." keeps its real first sentence.
+ * first so "Optional. Glob patterns to skip." keeps its real first sentence. The steps repeat until
+ * nothing changes (removing one note can uncover another), so compacting twice equals compacting once.
  */
 export function compactDescription(
   description: string,
@@ -92,12 +93,17 @@ export function compactDescription(
 ): string {
   if (options.dropDescriptions) return '';
   const redundant = options.dropRedundantDescriptions ?? true;
+  const clean = options.cleanDescriptions ?? true;
   let text = description;
-  if (redundant && context.required !== undefined) text = dropRequirednessNote(text.trim(), context.required);
-  if (options.trimDescriptions ?? true) text = firstSentence(text);
-  if (redundant) text = dropRestatedNotes(text, context);
-  if (options.cleanDescriptions ?? true) text = collapseWhitespace(stripEmphasis(text));
-  else text = text.trim();
+  for (let round = 0; round < 8; round++) {
+    const before = text;
+    if (redundant && context.required !== undefined) text = dropRequirednessNote(text.trim(), context.required);
+    if (clean) text = stripEmphasis(text);
+    if (options.trimDescriptions ?? true) text = firstSentence(text);
+    if (redundant) text = dropRestatedNotes(text, context);
+    text = clean ? collapseWhitespace(text) : text.trim();
+    if (text === before) break;
+  }
   if (redundant && restatesSchema(text, { name: context.name, schema: context.schema })) return '';
   return text;
 }
@@ -168,7 +174,7 @@ function describeIssues(issues: readonly SchemaIssue[]): string {
  * @throws CtxkitError SCHEMA_ERROR when the schema is invalid and `onInvalid` is `'throw'`
  */
 export function compactSchemaChecked(schema: unknown, options: CompactSchemaOptions = {}, location: SchemaLocation = {}): SchemaCompaction {
-  const inspection = inspectSchema(schema, options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth });
+  const inspection = inspectSchema(schema, { maxDepth: Math.min(options.maxDepth ?? 256, 1000) });
   const errors = inspection.issues.filter((issue) => issue.severity === 'error');
   const where = { ...(location.toolIndex === undefined ? {} : { toolIndex: location.toolIndex }), ...(location.toolName === undefined ? {} : { toolName: location.toolName }) };
   if (errors.length > 0) {

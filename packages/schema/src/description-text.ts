@@ -43,7 +43,7 @@ export function stripEmphasis(text: string): string {
     .replace(/(^|[^\p{L}\p{N}_])__(?=\S)([^_\n]*?\S)__(?![\p{L}\p{N}_])/gu, '$1$2');
 }
 
-const leadingNote = /^\(?\s*(optional|required)\s*\)?\s*(?:[.:,;]|\s-|\s\u2013|\s\u2014)\s*/i;
+const leadingNote = /^(?:\[\s*(optional|required)\s*\]|\(\s*(optional|required)\s*\)|(optional|required)\s*(?:[.:,;]|\s-|\s\u2013|\s\u2014))[.:,;]?\s*/i;
 // "Optional repository owner": the adjective, unless a condition follows ("Optional if body is set").
 const leadingAdjective = /^optional\s+(?!(?:if|when|unless|for|in|with|except|only|but|and|or)\b)(?=[\p{L}\p{N}])/iu;
 const trailingNote = /\s*[([]\s*(optional|required)\s*[)\]]\s*\.?$/i;
@@ -56,7 +56,8 @@ const trailingNote = /\s*[([]\s*(optional|required)\s*[)\]]\s*\.?$/i;
 export function dropRequirednessNote(text: string, required: boolean): string {
   let result = text;
   const lead = leadingNote.exec(result);
-  if (lead && (lead[1]!.toLowerCase() === 'required') === required) result = result.slice(lead[0].length);
+  const leadWord = lead && (lead[1] ?? lead[2] ?? lead[3])!.toLowerCase();
+  if (lead && (leadWord === 'required') === required) result = result.slice(lead[0].length);
   else if (!required) result = result.replace(leadingAdjective, '');
   const trail = trailingNote.exec(result);
   if (trail && (trail[1]!.toLowerCase() === 'required') === required) result = result.slice(0, trail.index);

@@ -107,7 +107,7 @@ export function firstSentence(text: string, options: { minWords?: number } = {})
 }
 
 function wordCount(text: string): number {
-  return text.split(/\s+/).filter((word) => isWordChar(word[0]) || isWordChar(word.at(-1))).length;
+  return text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
 }
 
 /** The index just past the first sentence end at or after `from`, or undefined when there is none. */
@@ -130,11 +130,8 @@ function sentenceEnd(text: string, from: number, minWords: number): number | und
       if (char === quote && (quote !== "'" || !isWordChar(text[index + 1]))) {
         quote = undefined;
         // 'He said "Stop." Then' ends after the closing quote.
-        const inside = text[index - 1];
-        if (parenDepth === 0 && (inside === '.' || inside === '!' || inside === '?') && !(inside === '.' && periodIsNotAnEnd(text, index - 1))) {
-          const end = boundaryAfter(text, index, minWords);
-          if (end !== undefined) return end;
-        }
+        const end = parenDepth === 0 ? endAfterCloser(text, index, minWords) : undefined;
+        if (end !== undefined) return end;
       }
       index++;
       continue;
@@ -154,6 +151,9 @@ function sentenceEnd(text: string, from: number, minWords: number): number | und
     }
     if ((char === ')' || char === ']') && parenDepth > 0) {
       parenDepth--;
+      // "Filters runs (see list.) Then more." ends after the bracket.
+      const end = parenDepth === 0 ? endAfterCloser(text, index, minWords) : undefined;
+      if (end !== undefined) return end;
       index++;
       continue;
     }
@@ -176,6 +176,14 @@ function sentenceEnd(text: string, from: number, minWords: number): number | und
     index++;
   }
   return undefined;
+}
+
+/** A sentence end at a closing quote or bracket right after a sentence mark: `"Stop." Then`. */
+function endAfterCloser(text: string, index: number, minWords: number): number | undefined {
+  const inside = text[index - 1];
+  if (inside !== '.' && inside !== '!' && inside !== '?') return undefined;
+  if (inside === '.' && periodIsNotAnEnd(text, index - 1)) return undefined;
+  return boundaryAfter(text, index, minWords);
 }
 
 /**

@@ -27,6 +27,25 @@ export interface InspectSchemaOptions {
 
 const defaultBase = 'https://ctxkit.invalid/schema.json';
 
+/** A path as a linked list from the leaf, so a deep walk does not copy a growing array at every level. */
+interface PathLink {
+  parent: PathLink | undefined;
+  segment: string | number;
+  depth: number;
+}
+
+function extend(parent: PathLink | undefined, ...segments: (string | number)[]): PathLink | undefined {
+  let link = parent;
+  for (const segment of segments) link = { parent: link, segment, depth: (link?.depth ?? 0) + 1 };
+  return link;
+}
+
+function pathOf(link: PathLink | undefined): (string | number)[] {
+  const segments: (string | number)[] = [];
+  for (let cursor = link; cursor; cursor = cursor.parent) segments.push(cursor.segment);
+  return segments.reverse();
+}
+
 interface Resource {
   path: SchemaPath;
   node: unknown;
@@ -44,8 +63,8 @@ function describeValue(value: unknown): string {
 function checkJsonValue(root: unknown, maxDepth: number): SchemaIssue | undefined {
   // Depth-first with an explicit stack; `exit` frames take an object off the ancestor set, so a
   // shared (diamond) sub-object is fine and only a true cycle is reported.
-  type Frame = { kind: 'enter'; value: unknown; path: SchemaPath } | { kind: 'exit'; value: object };
-  const stack: Frame[] = [{ kind: 'enter', value: root, path: [] }];
+  type Frame = { kind: 'enter'; value: unknown; path: PathLink | undefined } | { kind: 'exit'; value: object };
+  const stack: Frame[] = [{ kind: 'enter', value: root, path: undefined }];
   const ancestors = new Set<object>();
   while (stack.length > 0) {
     const frame = stack.pop()!;
@@ -56,19 +75,19 @@ function checkJsonValue(root: unknown, maxDepth: number): SchemaIssue | undefine
     const { value, path } = frame;
     const kind = typeof value;
     if (kind === 'function' || kind === 'symbol' || kind === 'bigint') {
-      return { path: pointerOf(path), problem: `holds ${describeValue(value)}, which is not JSON data`, severity: 'error' };
+      return { path: pointerOf(pathOf(path)), problem: `holds ${describeValue(value)}, which is not JSON data`, severity: 'error' };
     }
     if (kind === 'number' && !Number.isFinite(value)) {
-      return { path: pointerOf(path), problem: `holds ${String(value)}, which is not JSON data`, severity: 'error' };
+      return { path: pointerOf(pathOf(path)), problem: `holds ${String(value)}, which is not JSON data`, severity: 'error' };
     }
     if (value === null || kind !== 'object') continue;
     const object = value as object;
-    if (ancestors.has(object)) return { path: pointerOf(path), problem: 'refers back to an object that contains it (a cycle); a schema must be a JSON tree', severity: 'error' };
-    if (path.length > maxDepth) return { path: pointerOf(path), problem: `is nested more than ${maxDepth} levels deep`, severity: 'error' };
+    if (ancestors.has(object)) return { path: pointerOf(pathOf(path)), problem: 'refers back to an object that contains it (a cycle); a schema must be a JSON tree', severity: 'error' };
+    if ((path?.depth ?? 0) > maxDepth) return { path: `${pointerOf(pathOf(path).slice(0, 8))}/...`, problem: `is nested more than ${maxDepth} levels deep`, severity: 'error' };
     ancestors.add(object);
     stack.push({ kind: 'exit', value: object });
     const entries: [string | number, unknown][] = Array.isArray(object) ? object.map((item, index) => [index, item]) : Object.entries(object);
-    for (const [key, child] of entries) if (child !== undefined) stack.push({ kind: 'enter', value: child, path: [...path, key] });
+    for (const [key, child] of entries) if (child !== undefined) stack.push({ kind: 'enter', value: child, path: extend(path, key) });
   }
   return undefined;
 }
@@ -134,12 +153,16 @@ export function inspectSchema(schema: unknown, options: InspectSchemaOptions = {
   resources.set(defaultBase, rootResource);
 
   // Schema-aware walk: only subschema positions, so a property named "$ref" or "$id" is not mistaken for a keyword.
-  const stack: { node: unknown; path: SchemaPath; base: string; resource: Resource }[] = [{ node: schema, path: [], base: defaultBase, resource: rootResource }];
+  const stack: { node: unknown; link: PathLink | undefined; base: string; resource: Resource }[] = [
+    { node: schema, link: undefined, base: defaultBase, resource: rootResource },
+  ];
   while (stack.length > 0) {
-    const { node, path, base: parentBase, resource: parentResource } = stack.pop()!;
+    const { node, link, base: parentBase, resource: parentResource } = stack.pop()!;
     if (typeof node === 'boolean') continue;
+    // Paths are built only for the few nodes that need one (issues, $id, anchors, $ref).
+    const path = () => pathOf(link);
     if (!isRecord(node)) {
-      issues.push({ path: pointerOf(path), problem: `a subschema must be an object or a boolean, got ${describeValue(node)}`, severity: 'error' });
+      issues.push({ path: pointerOf(path()), problem: `a subschema must be an object or a boolean, got ${describeValue(node)}`, severity: 'error' });
       continue;
     }
     let base = parentBase;
@@ -148,30 +171,30 @@ export function inspectSchema(schema: unknown, options: InspectSchemaOptions = {
     if (typeof id === 'string' && id !== '') {
       if (id.startsWith('#')) {
         // draft-07 plain-name fragment: `$id: "#name"` is an anchor.
-        parentResource.anchors.set(id.slice(1), path);
+        parentResource.anchors.set(id.slice(1), path());
       } else {
         const resolved = resolveUri(id, parentBase);
         if (resolved) {
           const anchor = resolved.hash.slice(1);
           resolved.hash = '';
           base = resolved.href;
-          resource = { path, node, anchors: new Map() };
+          resource = { path: path(), node, anchors: new Map() };
           resources.set(base, resource);
-          if (anchor !== '') resource.anchors.set(anchor, path);
+          if (anchor !== '') resource.anchors.set(anchor, resource.path);
         }
       }
     }
     for (const anchorKeyword of ['$anchor', '$dynamicAnchor']) {
       const anchor = node[anchorKeyword];
-      if (typeof anchor === 'string' && anchor !== '') resource.anchors.set(anchor, path);
+      if (typeof anchor === 'string' && anchor !== '') resource.anchors.set(anchor, path());
     }
     for (const keyword of ['$ref', '$dynamicRef', '$recursiveRef']) {
       const reference = node[keyword];
       if (reference === undefined) continue;
       if (typeof reference !== 'string') {
-        issues.push({ path: pointerOf([...path, keyword]), problem: `must be a URI string, got ${describeValue(reference)}`, severity: 'error' });
+        issues.push({ path: pointerOf([...path(), keyword]), problem: `must be a URI string, got ${describeValue(reference)}`, severity: 'error' });
       } else {
-        references.push({ reference, base, path, keyword });
+        references.push({ reference, base, path: path(), keyword });
       }
     }
     for (const [keyword, value] of Object.entries(node)) {
@@ -184,14 +207,14 @@ export function inspectSchema(schema: unknown, options: InspectSchemaOptions = {
         (expected === 'items' && !isRecord(value) && typeof value !== 'boolean' && !Array.isArray(value));
       if (bad) {
         const wanted = { array: 'an array of schemas', map: 'an object of schemas', schema: 'a schema', items: 'a schema or an array of schemas' }[expected];
-        issues.push({ path: pointerOf([...path, keyword]), problem: `must be ${wanted}, got ${describeValue(value)}`, severity: 'error' });
+        issues.push({ path: pointerOf([...path(), keyword]), problem: `must be ${wanted}, got ${describeValue(value)}`, severity: 'error' });
       }
     }
     const children = schemaChildren(node);
     for (let index = children.length - 1; index >= 0; index--) {
       const child = children[index]!;
       if (child.value === undefined) continue;
-      stack.push({ node: child.value, path: [...path, ...child.segments], base, resource });
+      stack.push({ node: child.value, link: extend(link, ...child.segments), base, resource });
     }
   }
 

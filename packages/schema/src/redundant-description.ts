@@ -25,6 +25,8 @@ const fillerWords = new Set([
   'arg',
   'input',
   'property',
+  'or',
+  'and',
 ]);
 
 /** Words that name a JSON type, by the type they name. */

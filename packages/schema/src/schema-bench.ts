@@ -79,10 +79,8 @@ function nameOf(tool: unknown, index: number): string {
  * tool cannot be rendered (a cycle); TOKENIZER_FAILED when counting throws
  * @example
  * ```ts
- * import { schemaBench } from '@ctxkit/schema';
- * import { tiktokenCounter } from '@ctxkit/tokens';
- *
- * const report = await schemaBench({ system, tools, tokenizer: tiktokenCounter('o200k_base') });
+ * // tokenizer: any TokenizerPlugin, such as the tiktoken counter of @ctxkit/tokens
+ * const report = await schemaBench({ system, tools, tokenizer });
  * console.log(`floor ${report.floor.tokens} -> ${report.floor.compactedTokens} tokens`);
  * for (const tool of report.tools.slice(0, 5)) console.log(tool.name, tool.tokens, '->', tool.compactedTokens);
  * ```

@@ -1,0 +1,314 @@
+import { CtxkitError } from '@ctxkit/core';
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import { ajvCompiler } from '../test/ajv-compiler.ts';
+import type { CompactionWarning } from './compaction-warning.ts';
+import { compactSchemaChecked, compactToolSchema } from './compact-tool-schema.ts';
+import { generateInstances } from './generate-instances.ts';
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+const quiet = { onWarning: () => {} };
+const conditional = (inner: object) => Object.fromEntries(['if', 'then', 'else'].map((keyword) => [keyword, inner]));
+const note = { title: 'T', examples: ['x'], default: 'd', $comment: 'c', description: 'Kept sentence. Dropped sentence.' };
+const compactNote = { description: 'Kept sentence.' };
+
+describe('compactToolSchema: annotations', () => {
+  it('drops title, examples, default and $comment, and trims descriptions to their first sentence', () => {
+    expect(
+      compactToolSchema({
+        type: 'object',
+        title: 'Search input',
+        $comment: 'generated',
+        description: 'Search things. Slow on big repos.',
+        properties: { query: { type: 'string', description: 'What to find, e.g. a symbol. Case-sensitive.', examples: ['main'], default: '' } },
+        required: ['query'],
+      }),
+    ).toEqual({
+      type: 'object',
+      description: 'Search things.',
+      properties: { query: { type: 'string', description: 'What to find, e.g. a symbol.' } },
+      required: ['query'],
+    });
+  });
+
+  it('keeps properties named like annotation keywords: they are parameters', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        title: { type: 'string', title: 'Title', description: 'Issue title. Short.' },
+        default: { type: 'boolean', default: false },
+        description: { type: 'string', description: 'Body text of the issue. Markdown.' },
+        examples: { type: 'array', items: { type: 'string' } },
+        $comment: { type: 'string' },
+      },
+      required: ['title', 'description'],
+    };
+    expect(compactToolSchema(schema)).toEqual({
+      type: 'object',
+      properties: {
+        title: { type: 'string', description: 'Issue title.' },
+        default: { type: 'boolean' },
+        description: { type: 'string', description: 'Body text of the issue.' },
+        examples: { type: 'array', items: { type: 'string' } },
+        $comment: { type: 'string' },
+      },
+      required: ['title', 'description'],
+    });
+  });
+
+  it('leaves data alone: enum, const, default and unknown keywords that hold objects with annotation names', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        shape: { enum: [{ title: 'a', default: 1 }, 'plain'], const: { title: 'a', default: 1 } },
+      },
+      'x-vendor': { title: 'kept', description: 'Vendor text. Kept whole.' },
+    };
+    expect(compactToolSchema(schema)).toEqual(schema);
+  });
+
+  it.each([
+    ['properties', (inner: object) => ({ properties: { a: inner } }), (inner: object) => ({ properties: { a: inner } })],
+    ['patternProperties', (inner: object) => ({ patternProperties: { '^x': inner } }), (inner: object) => ({ patternProperties: { '^x': inner } })],
+    ['additionalProperties', (inner: object) => ({ additionalProperties: inner }), (inner: object) => ({ additionalProperties: inner })],
+    ['items (object)', (inner: object) => ({ items: inner }), (inner: object) => ({ items: inner })],
+    ['items (draft-07 tuple)', (inner: object) => ({ items: [inner, inner] }), (inner: object) => ({ items: [inner, inner] })],
+    ['prefixItems', (inner: object) => ({ prefixItems: [inner] }), (inner: object) => ({ prefixItems: [inner] })],
+    ['additionalItems', (inner: object) => ({ additionalItems: inner }), (inner: object) => ({ additionalItems: inner })],
+    ['anyOf', (inner: object) => ({ anyOf: [inner, true] }), (inner: object) => ({ anyOf: [inner, true] })],
+    ['oneOf', (inner: object) => ({ oneOf: [inner] }), (inner: object) => ({ oneOf: [inner] })],
+    ['allOf', (inner: object) => ({ allOf: [inner] }), (inner: object) => ({ allOf: [inner] })],
+    ['not', (inner: object) => ({ not: inner }), (inner: object) => ({ not: inner })],
+    // Built from entries: a literal object with a `then` key looks like a promise to linters.
+    ['if/then/else', (inner: object) => conditional(inner), (inner: object) => conditional(inner)],
+    ['$defs', (inner: object) => ({ $defs: { a: inner } }), (inner: object) => ({ $defs: { a: inner } })],
+    ['definitions', (inner: object) => ({ definitions: { a: inner } }), (inner: object) => ({ definitions: { a: inner } })],
+    ['dependentSchemas', (inner: object) => ({ dependentSchemas: { a: inner } }), (inner: object) => ({ dependentSchemas: { a: inner } })],
+    ['dependencies', (inner: object) => ({ dependencies: { a: inner, b: ['a'] } }), (inner: object) => ({ dependencies: { a: inner, b: ['a'] } })],
+    ['contains', (inner: object) => ({ contains: inner }), (inner: object) => ({ contains: inner })],
+    ['propertyNames', (inner: object) => ({ propertyNames: inner }), (inner: object) => ({ propertyNames: inner })],
+    ['unevaluatedProperties', (inner: object) => ({ unevaluatedProperties: inner }), (inner: object) => ({ unevaluatedProperties: inner })],
+  ])('recurses through %s', (_keyword, wrap, expected) => {
+    const inner = { type: 'string', minLength: 1, ...note };
+    const deeper = { type: 'object', ...note, properties: { b: inner } };
+    expect(compactToolSchema(wrap(deeper))).toEqual(expected({ type: 'object', ...compactNote, properties: { b: { type: 'string', minLength: 1, ...compactNote } } }));
+  });
+
+  it('keeps deprecated, readOnly and writeOnly unless asked', () => {
+    const schema = { type: 'object', properties: { old: { type: 'string', deprecated: true, readOnly: true, writeOnly: false } } };
+    expect(compactToolSchema(schema)).toEqual(schema);
+    expect(compactToolSchema(schema, { dropUsageAnnotations: true })).toEqual({ type: 'object', properties: { old: { type: 'string' } } });
+  });
+
+  it('keeps the keywords the caller names', () => {
+    expect(compactToolSchema({ type: 'integer', default: 30, title: 'Size' }, { keepKeywords: ['default'] })).toEqual({ type: 'integer', default: 30 });
+  });
+
+  it('keeps an annotation a $ref points into', () => {
+    const schema = { $defs: { sample: { type: 'string', examples: [{ type: 'number' }] } }, properties: { a: { $ref: '#/$defs/sample/examples/0' } } };
+    expect(compactToolSchema(schema)).toEqual(schema);
+  });
+});
+
+describe('compactToolSchema: descriptions', () => {
+  it('drops descriptions and notes that restate the schema', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        issue_number: { type: 'number', description: 'The issue number' },
+        per_page: { type: 'number', minimum: 1, maximum: 100, description: 'Results per page (min 1, max 100)' },
+        branch: { type: 'string', description: 'Optional: Branch to read from. Defaults to main.' },
+        owner: { type: 'string', description: 'Required: account that owns the repository.' },
+      },
+      required: ['issue_number', 'owner'],
+    };
+    expect(compactToolSchema(schema)).toEqual({
+      type: 'object',
+      properties: {
+        issue_number: { type: 'number' },
+        per_page: { type: 'number', minimum: 1, maximum: 100, description: 'Results per page' },
+        branch: { type: 'string', description: 'Branch to read from.' },
+        owner: { type: 'string', description: 'account that owns the repository.' },
+      },
+      required: ['issue_number', 'owner'],
+    });
+    expect(compactToolSchema(schema, { dropRedundantDescriptions: false }).properties.issue_number).toEqual({ type: 'number', description: 'The issue number' });
+  });
+
+  it('cleans white space and emphasis, or keeps the text as written when asked', () => {
+    const schema = { type: 'string', description: '  Filters for **workflow**\n   runs only  ' };
+    expect(compactToolSchema(schema)).toEqual({ type: 'string', description: 'Filters for workflow runs only' });
+    expect(compactToolSchema(schema, { cleanDescriptions: false, trimDescriptions: false })).toEqual({
+      type: 'string',
+      description: 'Filters for **workflow**\n   runs only',
+    });
+  });
+
+  it('drops every description only when asked', () => {
+    const schema = { type: 'object', description: 'Root.', properties: { a: { type: 'string', description: 'A thing to do.' } } };
+    expect(compactToolSchema(schema, { dropDescriptions: true })).toEqual({ type: 'object', properties: { a: { type: 'string' } } });
+  });
+
+  it('leaves a non-string description as it is', () => {
+    expect(compactToolSchema({ type: 'string', description: 42 })).toEqual({ type: 'string', description: 42 });
+  });
+});
+
+describe('compactToolSchema: $schema', () => {
+  const draft07 = 'http://json-schema.org/draft-07/schema#';
+
+  it('drops a $schema line that changes no verdict', () => {
+    expect(compactToolSchema({ $schema: draft07, type: 'object', properties: { a: { type: 'string' } } })).toEqual({ type: 'object', properties: { a: { type: 'string' } } });
+    expect(compactToolSchema({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'string' })).toEqual({ type: 'string' });
+  });
+
+  it('keeps it where draft-07 and 2020-12 would disagree, where it is unknown, or when asked', () => {
+    for (const schema of [
+      { $schema: draft07, type: 'array', items: [{ type: 'string' }] },
+      { $schema: draft07, $defs: { a: { type: 'string' } }, properties: { b: { $ref: '#/$defs/a', maxLength: 3 } } },
+      { $schema: draft07, dependencies: { a: ['b'] } },
+      { $schema: 'http://json-schema.org/draft-04/schema#', type: 'string' },
+      { $schema: 'https://example.com/custom-meta', type: 'string' },
+    ]) {
+      expect(compactToolSchema(schema).$schema).toBe(schema.$schema);
+    }
+    expect(compactToolSchema({ $schema: draft07, type: 'string' }, { dropDialect: false })).toEqual({ $schema: draft07, type: 'string' });
+  });
+});
+
+describe('compactToolSchema: the input', () => {
+  const schema = {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    type: 'object',
+    title: 'x',
+    properties: { a: { type: 'array', items: { enum: ['x', 'y'], description: 'One. Two.' } } },
+  };
+
+  it('never mutates it, and shares no object with it', () => {
+    const frozen = deepFreeze(structuredClone(schema));
+    const before = JSON.stringify(frozen);
+    const compacted = compactToolSchema(frozen);
+    expect(JSON.stringify(frozen)).toBe(before);
+    compacted.properties.a.items.enum.push('z');
+    expect(frozen.properties.a.items.enum).toEqual(['x', 'y']);
+  });
+
+  it('keeps a property named __proto__ as data', () => {
+    const parsed = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string","title":"x"}}}');
+    const compacted = compactToolSchema(parsed);
+    expect(Object.hasOwn(compacted.properties, '__proto__')).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(compacted.properties, '__proto__')!.value).toEqual({ type: 'string' });
+  });
+});
+
+describe('compactToolSchema: bad input', () => {
+  it('passes an invalid schema through unchanged, with a warning that says where', () => {
+    const warnings: CompactionWarning[] = [];
+    const schema = { type: 'object', title: 't', properties: { a: { $ref: '#/$defs/gone' } } };
+    expect(compactToolSchema(schema, { onWarning: (warning) => warnings.push(warning) })).toBe(schema);
+    expect(warnings).toEqual([
+      {
+        path: '/properties/a/$ref',
+        problem: '"#/$defs/gone" points nowhere: the root has no "$defs"',
+        action: 'passed-through',
+        message: '[ctxkit:schema] schema at /properties/a/$ref: "#/$defs/gone" points nowhere: the root has no "$defs"; passed through unchanged',
+      },
+    ]);
+  });
+
+  it('warns on the console when no handler is given', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      expect(compactToolSchema('not a schema')).toBe('not a schema');
+      expect(warn).toHaveBeenCalledWith('[ctxkit:schema] schema: a schema must be an object or a boolean, got the string "not a schema"; passed through unchanged');
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('throws a typed error when asked to', () => {
+    const cyclic: Record<string, unknown> = { type: 'object' };
+    cyclic.not = cyclic;
+    try {
+      compactToolSchema(cyclic, { onInvalid: 'throw' });
+      expect.unreachable();
+    } catch (error) {
+      expect(CtxkitError.isInstance(error, 'SCHEMA_ERROR')).toBe(true);
+      expect((error as Error).message).toBe(
+        '[ctxkit:schema] schema cannot be compacted: /not: refers back to an object that contains it (a cycle); a schema must be a JSON tree',
+      );
+    }
+  });
+
+  it('compacts past an external $ref, with a warning', () => {
+    const result = compactSchemaChecked({ title: 'x', $ref: 'https://example.com/s.json' });
+    expect(result.schema).toEqual({ $ref: 'https://example.com/s.json' });
+    expect(result.warnings.map((warning) => warning.action)).toEqual(['compacted']);
+  });
+
+  it('does not overflow the stack on a very deep schema', () => {
+    let deep: unknown = { type: 'string' };
+    for (let level = 0; level < 50_000; level++) deep = { items: deep };
+    expect(() => compactToolSchema(deep, quiet)).not.toThrow();
+    expect(compactToolSchema(deep, quiet)).toBe(deep);
+  });
+});
+
+// Schemas with annotations everywhere, properties named like keywords, and descriptions full of traps.
+const sentence = fc
+  .array(fc.constantFrom('Path', 'to', 'the', 'file', 'e.g.', 'src/app.ts.', 'Use', '`a. B`', 'v1.2.', '"Quoted. Text"', 'Optional:', '(min 1)', '**bold**', 'etc.', 'Next.', '\n'), {
+    minLength: 1,
+    maxLength: 12,
+  })
+  .map((words) => words.join(' '));
+const annotations = fc.record(
+  { title: fc.string(), description: sentence, default: fc.jsonValue(), examples: fc.array(fc.jsonValue(), { maxLength: 2 }), $comment: fc.string() },
+  { requiredKeys: [] },
+);
+const propertyName = fc.constantFrom('title', 'description', 'default', 'examples', 'type', 'a', 'b', '$ref');
+const { schema: schemaArbitrary } = fc.letrec((tie) => ({
+  schema: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.tuple(fc.constantFrom('string', 'number', 'integer', 'boolean', 'null'), annotations).map(([type, extra]) => ({ type, ...extra })),
+    fc.tuple(fc.array(fc.constantFrom('a', 'b', 1, null), { minLength: 1, maxLength: 3 }), annotations).map(([values, extra]) => ({ enum: values, ...extra })),
+    fc.tuple(fc.dictionary(propertyName, tie('schema'), { maxKeys: 4 }), fc.array(propertyName, { maxLength: 3 }), fc.boolean(), annotations).map(
+      ([properties, required, closed, extra]) => ({ type: 'object', properties, required: [...new Set(required)], ...(closed ? { additionalProperties: false } : {}), ...extra }),
+    ),
+    fc.tuple(tie('schema'), fc.nat(3), annotations).map(([items, minItems, extra]) => ({ type: 'array', items, minItems, ...extra })),
+    fc.tuple(fc.array(tie('schema'), { minLength: 1, maxLength: 3 }), fc.constantFrom('anyOf', 'oneOf', 'allOf'), annotations).map(([branches, keyword, extra]) => ({
+      [keyword]: branches,
+      ...extra,
+    })),
+    fc.tuple(tie('schema'), tie('schema'), annotations).map(([condition, then, extra]) => ({ if: condition, then, ...extra })),
+  ),
+}));
+
+describe('compactToolSchema: properties over generated schemas', () => {
+  const { compile } = ajvCompiler();
+
+  it('changes no verdict, never mutates, never grows, and is idempotent', () => {
+    fc.assert(
+      fc.property(schemaArbitrary, fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 6 }), (schema, values) => {
+        const before = JSON.stringify(schema);
+        const compacted = compactToolSchema(schema, quiet);
+        expect(JSON.stringify(schema)).toBe(before);
+        expect(JSON.stringify(compacted).length).toBeLessThanOrEqual(before.length);
+        expect(compactToolSchema(compacted, quiet)).toEqual(compacted);
+        const original = compile(schema, 'draft-2020-12');
+        const smaller = compile(compacted, 'draft-2020-12');
+        const { valid, invalid } = generateInstances(schema, { limit: 60 });
+        for (const instance of [...valid, ...invalid].map((entry) => entry.instance).concat(values)) {
+          expect(smaller(instance), JSON.stringify(instance)).toBe(original(instance));
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

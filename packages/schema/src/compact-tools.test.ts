@@ -1,0 +1,102 @@
+import { CtxkitError } from '@ctxkit/core';
+import { describe, expect, it } from 'vitest';
+import type { CompactionWarning } from './compaction-warning.ts';
+import { compactTools, compactToolsChecked } from './compact-tools.ts';
+
+const schema = {
+  type: 'object',
+  title: 'Input',
+  properties: { path: { type: 'string', description: 'File to read. Relative to the root.', examples: ['a.ts'] } },
+  required: ['path'],
+};
+const compactSchema = { type: 'object', properties: { path: { type: 'string', description: 'File to read.' } }, required: ['path'] };
+const description = 'Reads a file.\nUse it before editing.  \n';
+const tidied = 'Reads a file.\nUse it before editing.';
+
+describe('compactTools: shapes', () => {
+  it('returns each tool in the shape it came in, other fields kept', () => {
+    const tools = [
+      { name: 'read', title: 'Read', description, inputSchema: schema, annotations: { readOnlyHint: true } },
+      { type: 'function' as const, function: { name: 'read', description, parameters: schema, strict: false } },
+      { type: 'function' as const, name: 'read', description, parameters: schema },
+      { name: 'read', description, input_schema: schema, cache_control: { type: 'ephemeral' } },
+      { name: 'read', description, parameters: schema },
+      { type: 'web_search_preview' },
+      { type: 'bash_20250124', name: 'bash' },
+    ];
+    expect(compactTools(tools)).toEqual([
+      { name: 'read', title: 'Read', description: tidied, inputSchema: compactSchema, annotations: { readOnlyHint: true } },
+      { type: 'function', function: { name: 'read', description: tidied, parameters: compactSchema, strict: false } },
+      { type: 'function', name: 'read', description: tidied, parameters: compactSchema },
+      { name: 'read', description: tidied, input_schema: compactSchema, cache_control: { type: 'ephemeral' } },
+      { name: 'read', description: tidied, parameters: compactSchema },
+      { type: 'web_search_preview' },
+      { type: 'bash_20250124', name: 'bash' },
+    ]);
+  });
+
+  it('keeps tools without a schema or description as they are', () => {
+    const tools = [{ type: 'function' as const, function: { name: 'ping' } }, { name: 'noop', inputSchema: { type: 'object' } }];
+    expect(compactTools(tools)).toEqual(tools);
+  });
+
+  it('never mutates the input list or its tools', () => {
+    const tools = [{ name: 'read', description, inputSchema: schema }];
+    const before = JSON.stringify(tools);
+    const compacted = compactTools(tools);
+    expect(JSON.stringify(tools)).toBe(before);
+    expect(compacted[0]).not.toBe(tools[0]);
+  });
+});
+
+describe('compactTools: tool descriptions', () => {
+  const tools = [{ name: 'read', description: 'Reads a file. Use it before **editing**, never after.', inputSchema: { type: 'object' } }];
+
+  it('keeps them whole by default, since they tell the model when to use the tool', () => {
+    expect(compactTools(tools)[0]!.description).toBe('Reads a file. Use it before **editing**, never after.');
+    expect(compactTools(tools, { tidyToolDescriptions: false })[0]!.description).toBe(tools[0]!.description);
+  });
+
+  it('trims them to the first sentence when asked', () => {
+    expect(compactTools(tools, { trimToolDescriptions: true })[0]!.description).toBe('Reads a file.');
+  });
+});
+
+describe('compactTools: bad input', () => {
+  it('passes bad tools through unchanged with a warning naming the tool, and compacts the rest', () => {
+    const warnings: CompactionWarning[] = [];
+    const broken = { name: 'broken', inputSchema: { properties: { a: { $ref: '#/definitions/missing' } } } };
+    const tools = [42, { description: 'no name', inputSchema: {} }, broken, { name: 'fine', inputSchema: schema }] as unknown as Record<string, unknown>[];
+    const compacted = compactTools(tools, { onWarning: (warning) => warnings.push(warning) });
+    expect(compacted.slice(0, 3)).toEqual(tools.slice(0, 3));
+    expect(compacted[2]).toBe(broken);
+    expect(compacted[3]).toEqual({ name: 'fine', inputSchema: compactSchema });
+    expect(warnings.map((warning) => warning.message)).toEqual([
+      '[ctxkit:schema] tool 0: is not a tool definition: expected { name, inputSchema } (MCP), { type: "function", function } (OpenAI) or { name, input_schema } (Anthropic); passed through unchanged',
+      '[ctxkit:schema] tool 1: has no string name (mcp shape); passed through unchanged',
+      '[ctxkit:schema] tool 2 ("broken") at /properties/a/$ref: "#/definitions/missing" points nowhere: the root has no "definitions"; passed through unchanged',
+    ]);
+  });
+
+  it('reports per-tool outcomes', () => {
+    const result = compactToolsChecked([{ name: 'a', inputSchema: 'nope' }, { type: 'web_search' }, { name: 'b', inputSchema: {} }]);
+    expect(result.outcomes).toEqual(['passed-through', 'provider-defined', 'compacted']);
+    expect(result.warnings).toHaveLength(1);
+  });
+
+  it('throws a typed error for a bad tool when asked to', () => {
+    expect(() => compactTools([{ name: 'a', inputSchema: { items: 'x' } }], { onInvalid: 'throw' })).toThrow(
+      '[ctxkit:schema] tool 0 ("a") cannot be compacted: /items: must be a schema or an array of schemas, got the string "x"',
+    );
+  });
+
+  it('throws for a list that is not an array, pointing at normalizeToolsInput', () => {
+    try {
+      compactTools({ tools: [] } as never);
+      expect.unreachable();
+    } catch (error) {
+      expect(CtxkitError.isInstance(error, 'INVALID_ARGUMENT')).toBe(true);
+      expect((error as Error).message).toMatch(/takes an array of tools, got object; .* use normalizeToolsInput first/);
+    }
+  });
+});

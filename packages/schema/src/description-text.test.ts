@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { collapseWhitespace, dropRequirednessNote, stripEmphasis, tidyWhitespace } from './description-text.ts';
+
+describe('collapseWhitespace', () => {
+  it('makes one line of any white space', () => {
+    expect(collapseWhitespace('  Repository owner\n   (user or org)\t\n')).toBe('Repository owner (user or org)');
+  });
+});
+
+describe('tidyWhitespace', () => {
+  it('removes what a model does not read but keeps the layout', () => {
+    expect(tidyWhitespace('Lists files.   Fast.\n\n\n\n- one  \n  - nested\t\n')).toBe('Lists files. Fast.\n\n- one\n  - nested');
+    expect(tidyWhitespace('a\r\nb')).toBe('a\nb');
+  });
+});
+
+describe('stripEmphasis', () => {
+  it('removes bold markers and <br> but keeps code and lone symbols', () => {
+    expect(stripEmphasis('Filters runs. **ONLY** used when __method__ is `list_**runs**`')).toBe('Filters runs. ONLY used when method is `list_runs`');
+    expect(stripEmphasis('line<br/>next')).toBe('line next');
+    expect(stripEmphasis('globs like **/*.ts and snake__case_names')).toBe('globs like **/*.ts and snake__case_names');
+  });
+});
+
+describe('dropRequirednessNote', () => {
+  it('drops a note that agrees with the required list', () => {
+    expect(dropRequirednessNote('Optional: The branch to use.', false)).toBe('The branch to use.');
+    expect(dropRequirednessNote('(OPTIONAL) The path of the directory.', false)).toBe('The path of the directory.');
+    expect(dropRequirednessNote('Optional. Glob patterns.', false)).toBe('Glob patterns.');
+    expect(dropRequirednessNote('Issue body content (optional)', false)).toBe('Issue body content');
+    expect(dropRequirednessNote('Required: the owner.', true)).toBe('the owner.');
+    expect(dropRequirednessNote('Optional repository owner.', false)).toBe('repository owner.');
+  });
+
+  it('keeps a note that contradicts the list, and conditions', () => {
+    expect(dropRequirednessNote('Optional: The branch to use.', true)).toBe('Optional: The branch to use.');
+    expect(dropRequirednessNote('Required for run_workflow.', false)).toBe('Required for run_workflow.');
+    expect(dropRequirednessNote('Optional if body is set.', false)).toBe('Optional if body is set.');
+    expect(dropRequirednessNote('Optionally, a label.', false)).toBe('Optionally, a label.');
+  });
+});
