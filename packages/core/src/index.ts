@@ -3,6 +3,7 @@
  * @packageDocumentation
  */
 export { CtxkitError, type CtxkitErrorCode, type CtxkitErrorOptions } from './ctxkit-error.ts';
+export { parseJsonlTranscript } from './jsonl-transcript.ts';
 export { memoryStore } from './memory-store.ts';
 export {
   type AssistantMessage,
