@@ -1,7 +1,7 @@
 // The same file sits in provider-ollama, provider-lmstudio, provider-vllm and provider-llamacpp: provider
 // packages may not import each other. Keep the copies identical; docs/decisions/0009-local-providers.md
 // says what of it belongs in @ctxkit/provider-utils.
-import { CtxkitError, memoryStore, type StorePlugin, type Usage } from '@ctxkit/core';
+import { CtxkitError, type ModelLimits, memoryStore, type StorePlugin, type Usage } from '@ctxkit/core';
 import {
   type ClassifierRule,
   type CtxkitProvider,
@@ -153,6 +153,25 @@ export function stripThinking(text: string): string {
   return text.replace(/^\s*<think>[\s\S]*?<\/think>\s*/i, '');
 }
 
+/** The answer of `work` if it comes within `milliseconds`, else undefined; rejects when the signal fires first. */
+function within<T>(work: Promise<T | undefined>, milliseconds: number, signal: AbortSignal | undefined, provider: string): Promise<T | undefined> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => finish(undefined), milliseconds);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new CtxkitError({ code: 'ABORTED', source: provider, message: 'window lookup aborted by the caller', cause: signal?.reason }));
+    };
+    function finish(value: T | undefined) {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(value);
+    }
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    work.then(finish, () => finish(undefined));
+  });
+}
+
 function checkPositive(provider: string, name: string, value: number | undefined): void {
   if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
     throw invalid(provider, `${name} must be a finite number above zero, got ${String(value)}`);
@@ -183,6 +202,9 @@ export function createLocalProvider<Id extends string>(spec: LocalProviderSpec<I
   const namespace = `${id}@${new URL(root).host}`;
   const store = keySafeStore(options.store ?? memoryStore(), `windows:${namespace}:`);
   const keyOf = (model: string) => `windows:${namespace}:${model}`;
+  // Models with a discovery running.
+  const discovering = new Set<string>();
+  const discoveryTimeoutMs = options.discoveryTimeoutMs ?? 3_000;
   const plugin: CtxkitProvider<Id> = createProviderPlugin({
     id,
     windows: {
@@ -195,14 +217,22 @@ export function createLocalProvider<Id extends string>(spec: LocalProviderSpec<I
       ...(options.contextWindows ? { configured: options.contextWindows } : {}),
       ...(options.discoveryTimeoutMs === undefined ? {} : { discoveryTimeoutMs: options.discoveryTimeoutMs }),
       ...(options.onError ? { onError: options.onError } : {}),
-      discover: async (model, { signal }) => {
-        let stored: StoredWindow['discovered'] | undefined;
-        try {
-          stored = (await store.getItem<StoredWindow>(keyOf(model)))?.discovered;
-        } catch {
-          // The cache reports store failures itself; discovery goes on without the stored record.
-        }
-        return spec.discover({ ...connection, model, signal, stored, defaultContextWindow });
+      discover: (model, { signal }) => {
+        const run = (async () => {
+          let stored: StoredWindow['discovered'] | undefined;
+          try {
+            stored = (await store.getItem<StoredWindow>(keyOf(model)))?.discovered;
+          } catch {
+            // The cache reports store failures itself; discovery goes on without the stored record.
+          }
+          return spec.discover({ ...connection, model, signal, stored, defaultContextWindow });
+        })();
+        discovering.add(model);
+        run.then(
+          () => discovering.delete(model),
+          () => discovering.delete(model),
+        );
+        return run;
       },
     },
     usage: spec.usage,
@@ -219,8 +249,19 @@ export function createLocalProvider<Id extends string>(spec: LocalProviderSpec<I
       : error;
 
   const classifyShared = plugin.classifyError;
+  const resolve = plugin.contextWindow;
   const provider: LocalProvider<Id> = Object.assign(plugin, {
     baseURL: root,
+    async contextWindow(model: string, lookup: { signal?: AbortSignal } = {}): Promise<ModelLimits> {
+      const started = Date.now();
+      const limits = await resolve(model, lookup);
+      // The cache waits only in the call that started a discovery; a lookup racing another (the summarizer
+      // looks its window up when made) would get the default at once. Join the running one, within the
+      // same bound: a lookup waits at most discoveryTimeoutMs in all.
+      const left = discoveryTimeoutMs - (Date.now() - started);
+      if (limits.source !== 'default' || !discovering.has(model) || left <= 0) return limits;
+      return (await within(plugin.windows.refresh(model, lookup), left, lookup.signal, id)) ?? limits;
+    },
     classifyError(error: unknown, context: { model?: string } = {}): ProviderErrorClassification {
       const failure = asCallFailure(error);
       const model = context.model;

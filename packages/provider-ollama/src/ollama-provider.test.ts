@@ -113,6 +113,18 @@ describe('ollamaProvider: the window of the model serving the request', () => {
     await vi.waitFor(async () => expect(await ollama.contextWindow('qwen3:8b')).toEqual({ contextWindow: 16_384, source: 'discovered' }));
   });
 
+  it('gives a lookup racing another one (the summarizer looks its window up when made) the discovered window too', async () => {
+    let open: () => void = () => undefined;
+    const state: OllamaState = { show: onDisk, loaded: [{ name: 'qwen3:8b', context_length: 16_384 }], gate: new Promise<void>((resolve) => (open = resolve)) };
+    const server = await ollamaServer(state);
+    const ollama = ollamaProvider({ baseURL: server.url });
+    ollama.summarizer('qwen3:8b');
+    const lookup = ollama.contextWindow('qwen3:8b');
+    await vi.waitFor(() => expect(server.requests).toHaveLength(2));
+    open();
+    expect(await lookup).toEqual({ contextWindow: 16_384, source: 'discovered' });
+  });
+
   it('keeps a discovered window across a restart, over a file store, with the server down', async () => {
     const folder = temporaryFolder();
     const server = await ollamaServer({ show: onDisk, loaded: [{ name: 'qwen3:8b', context_length: 16_384 }] });

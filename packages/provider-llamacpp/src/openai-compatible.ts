@@ -1,0 +1,135 @@
+// The same file sits in provider-lmstudio, provider-vllm and provider-llamacpp: provider packages may not
+// import each other. Keep the copies identical; docs/decisions/0009-local-providers.md says why.
+import { CtxkitError, type Usage } from '@ctxkit/core';
+import { ProviderCallError, requestJson } from '@ctxkit/provider-utils';
+import type { CompletionContext } from './local-provider.ts';
+
+/** The usage object of an OpenAI-compatible response: Chat Completions or Responses. */
+export interface CompatibleUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  input_tokens?: number;
+  output_tokens?: number;
+  input_tokens_details?: { cached_tokens?: number | null } | null;
+}
+
+/** llama.cpp's per-response timings: prompt tokens evaluated, reused from the cache, and predicted. */
+export interface CompatibleTimings {
+  prompt_n?: number;
+  cache_n?: number;
+  predicted_n?: number;
+}
+
+const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
+
+function usageOf(usage: CompatibleUsage): Usage | undefined {
+  const input = count(usage.prompt_tokens) ?? count(usage.input_tokens);
+  if (input === undefined) return undefined;
+  const cached = count(usage.prompt_tokens_details?.cached_tokens) ?? count(usage.input_tokens_details?.cached_tokens);
+  const output = count(usage.completion_tokens) ?? count(usage.output_tokens);
+  return { inputTokens: input, ...(cached ? { cachedInputTokens: cached } : {}), ...(output === undefined ? {} : { outputTokens: output }) };
+}
+
+function fromObject(value: unknown): Usage | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as { usage?: CompatibleUsage | null; timings?: CompatibleTimings | null; response?: unknown };
+  if (record.usage && typeof record.usage === 'object') {
+    const usage = usageOf(record.usage);
+    if (usage) return usage;
+  }
+  // A Responses stream ends with `response.completed`, whose `response` carries the usage.
+  if (record.response && typeof record.response === 'object') return fromObject(record.response);
+  // Older llama.cpp builds stream no usage, but always their timings.
+  const evaluated = count(record.timings?.prompt_n);
+  if (evaluated !== undefined) {
+    const cached = count(record.timings?.cache_n) ?? 0;
+    const output = count(record.timings?.predicted_n);
+    return { inputTokens: evaluated + cached, ...(cached ? { cachedInputTokens: cached } : {}), ...(output === undefined ? {} : { outputTokens: output }) };
+  }
+  return undefined;
+}
+
+function parseEvents(text: string): unknown[] {
+  const values: unknown[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.startsWith('data:') ? raw.slice(5).trim() : raw.trim();
+    if (!line.startsWith('{')) continue;
+    try {
+      values.push(JSON.parse(line));
+    } catch {
+      // A torn or garbled event carries no usage; the last one decides.
+    }
+  }
+  return values;
+}
+
+/**
+ * The tokens an OpenAI-compatible server counted for one response: `usage.prompt_tokens` (cached ones
+ * included, `prompt_tokens_details.cached_tokens` reported apart), or `usage.input_tokens` of the
+ * Responses API. For a stream, pass the final chunk (sent with `stream_options: { include_usage: true }`),
+ * all the chunks, or the SSE text; undefined when no chunk carries usage.
+ * @example
+ * ```ts
+ * openaiCompatibleUsage({ usage: { prompt_tokens: 1830, completion_tokens: 96, prompt_tokens_details: { cached_tokens: 1536 } } });
+ * // { inputTokens: 1830, cachedInputTokens: 1536, outputTokens: 96 }
+ * ```
+ */
+export function openaiCompatibleUsage(response: unknown): Usage | undefined {
+  const values = typeof response === 'string' ? parseEvents(response) : Array.isArray(response) ? response : [response];
+  for (let index = values.length - 1; index >= 0; index--) {
+    const usage = fromObject(values[index]);
+    if (usage) return usage;
+  }
+  return undefined;
+}
+
+interface ChatCompletionBody {
+  choices?: { message?: { content?: unknown } | null; finish_reason?: string | null }[] | null;
+  error?: unknown;
+}
+
+function textOfContent(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((part) => (typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : '')).join('');
+  return '';
+}
+
+/**
+ * One `POST /v1/chat/completions` for a summary: the instructions as the system message, the transcript
+ * as the user message, not streamed. An answer cut off at its output limit is an error, not a summary.
+ * @throws ProviderCallError for a failed call or an error inside a 200 answer; CtxkitError PROVIDER_ERROR for a cut-off answer
+ */
+export async function completeWithChatCompletions(context: CompletionContext): Promise<string> {
+  const { request } = context;
+  const url = `${context.root}/v1/chat/completions`;
+  const body = await requestJson<ChatCompletionBody>(url, {
+    provider: context.provider,
+    headers: context.headers,
+    signal: request.signal,
+    timeoutMs: context.timeoutMs,
+    ...(context.fetch ? { fetch: context.fetch } : {}),
+    body: {
+      model: context.model,
+      messages: [
+        { role: 'system', content: request.system },
+        { role: 'user', content: request.prompt },
+      ],
+      stream: false,
+      ...(request.maxOutputTokens === undefined ? {} : { max_tokens: request.maxOutputTokens }),
+    },
+  });
+  if (body.error !== undefined && body.error !== null) {
+    const text = JSON.stringify(body);
+    throw new ProviderCallError({ provider: context.provider, failure: 'http', url, status: 200, body: text, message: `${url} answered 200 with an error: ${text.slice(0, 300)}` });
+  }
+  const choice = body.choices?.[0];
+  if (choice?.finish_reason === 'length') {
+    throw new CtxkitError({
+      code: 'PROVIDER_ERROR',
+      source: context.provider,
+      message: `${url}: the summary by ${context.model} was cut off at its output limit${request.maxOutputTokens ? ` (${request.maxOutputTokens} tokens)` : ''}`,
+    });
+  }
+  return textOfContent(choice?.message?.content);
+}
