@@ -3,5 +3,5 @@
  * active model, with chunking, merging of earlier summaries, injection framing and rejection of bad summaries.
  * @packageDocumentation
  */
-export { summarySections } from './span-summary/summary-instructions.ts';
+export { summarySections } from '@ctxkit/summarize';
 export { type SummaryTierOptions, summaryTier } from './summary-tier.ts';

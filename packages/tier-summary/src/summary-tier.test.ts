@@ -10,7 +10,7 @@ import {
   scriptedSummarizer,
 } from '@ctxkit/testkit';
 import { describe, expect, it } from 'vitest';
-import { closeMarker, openMarker } from './span-summary/frame-data.ts';
+import { closeMarker, openMarker } from '@ctxkit/summarize';
 import { summaryTier } from './summary-tier.ts';
 
 const countText = (text: string) => Math.ceil(text.length / 4);

@@ -1,7 +1,5 @@
 import { CtxkitError, type Message, type TierContext, type TierOutcome, type TierPlugin } from '@ctxkit/core';
-import { assertProtectedStart, coveredCount, digestMessage, findFoldSpan, formatCount, isCtxkitDigest, messageKey } from './span-summary/fold-span.ts';
-import { summarizeSpan } from './span-summary/summarize-span.ts';
-import { numberOption } from './span-summary/tier-options.ts';
+import { assertProtectedStart, coveredCount, digestMessage, findFoldSpan, formatCount, isCtxkitDigest, messageKey, numberOption, summarizeSpan } from '@ctxkit/summarize';
 
 const source = 'tier-summary';
 

@@ -1,9 +1,7 @@
 import { CtxkitError, type Message, type TierContext, type TierOutcome, type TierPlugin } from '@ctxkit/core';
 import { collectFacts } from './note-facts.ts';
 import { noteDetails, renderNote } from './render-note.ts';
-import { assertProtectedStart, coveredCount, digestMessage, findFoldSpan, formatCount, messageKey } from './span-summary/fold-span.ts';
-import { summarizeSpan } from './span-summary/summarize-span.ts';
-import { numberOption } from './span-summary/tier-options.ts';
+import { assertProtectedStart, coveredCount, digestMessage, findFoldSpan, formatCount, messageKey, numberOption, summarizeSpan } from '@ctxkit/summarize';
 
 const source = 'tier-trim';
 
