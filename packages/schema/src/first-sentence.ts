@@ -85,12 +85,13 @@ function periodIsNotAnEnd(text: string, index: number): boolean {
 
 /**
  * The first sentence of a description, for trimming parameter descriptions. A sentence ends at `.`,
- * `!` or `?` followed by white space and then something that is not a lowercase letter, or at a blank
- * line. It does not end after `e.g.`, `i.e.`, `etc.`, `vs.` and similar abbreviations, initials, list
- * markers or an ellipsis; inside decimals, version numbers, file names or URLs (no space follows their
- * dots); or inside backticks, quotes, parentheses or brackets. A first sentence under `minWords` words
- * ("Optional.", "Note:") takes the next one with it. Text without a sentence end comes back whole.
- * @default minWords 3
+ * `!` or `?` followed by white space and then something that is not a lowercase letter, at a blank
+ * line, or at a line break before a capital when the line does not run on (ends in `:` or `,`). It does
+ * not end after `e.g.`, `i.e.`, `etc.`, `vs.` and similar abbreviations, initials, list markers or an
+ * ellipsis; inside decimals, version numbers, file names or URLs (no space follows their dots); or
+ * inside backticks, quotes, parentheses or brackets. A first sentence of fewer than `minWords` words
+ * ("Optional.", "Deprecated.") takes the next one with it. Text without a sentence end comes back whole.
+ * @default options.minWords 2
  * @example
  * ```ts
  * firstSentence('Path to the file, e.g. src/app.ts. Must exist.'); // 'Path to the file, e.g. src/app.ts.'

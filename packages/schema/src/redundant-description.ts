@@ -92,13 +92,13 @@ function schemaTypes(schema: Record<string, unknown>): string[] {
 /**
  * True when a parameter description only restates what the compacted schema already shows: the
  * property's name (with common short forms spelled out: `repo` / "repository"), its type, its enum or
- * const values, or its format, plus filler words. "Repository name" on `repo: string` restates; "The
- * method to execute" on `method` does not ("execute" is new). Descriptions with more than four
- * words besides filler are always kept.
+ * const values, or its format, plus filler words. "The issue number" on `issue_number: number`
+ * restates; "Repository name" on `repo` does not ("name" says which identifier), nor does "The method
+ * to execute" on `method`. Descriptions with more than four words besides filler are always kept.
  * @example
  * ```ts
- * restatesSchema('Repository name', { name: 'repo', schema: { type: 'string' } }); // true
- * restatesSchema('Page number for pagination', { name: 'page', schema: { type: 'number' } }); // false
+ * restatesSchema('The issue number', { name: 'issue_number', schema: { type: 'number' } }); // true
+ * restatesSchema('Repository name', { name: 'repo', schema: { type: 'string' } }); // false
  * ```
  */
 export function restatesSchema(description: string, context: { name?: string | undefined; schema: unknown }): boolean {

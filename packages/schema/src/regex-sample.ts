@@ -223,7 +223,7 @@ const fallbacks = ['a', 'ab', 'abc', 'A', 'AB', '1', '12', '123', 'a1', 'example
 /**
  * A string the pattern matches, or undefined when none was found (an unsupported construct and no
  * fallback candidate that matches). Different `variant`s pick other branches and repeat counts.
- * @example samplePattern('^[a-zA-Z]{2}$') // 'aa'
+ * @example samplePattern('^[a-zA-Z]{2}$') // 'aA'
  */
 export function samplePattern(pattern: string, variant = 0): string | undefined {
   const regex = compiles(pattern);
