@@ -13,19 +13,24 @@ export function collapseWhitespace(text: string): string {
 }
 
 /**
- * Tidies white space but keeps the layout: trailing spaces on each line, runs of spaces inside a line
- * and more than one blank line go; newlines, indentation and list structure stay. For tool
- * descriptions, which are kept whole.
- * @example tidyWhitespace('Lists files.\n\n\n- one  \n- two\n') // 'Lists files.\n\n- one\n- two'
+ * Tidies white space but keeps the layout: trailing spaces on each line, runs of spaces inside a line,
+ * more than one blank line, and indentation every line after the first shares (left by a template
+ * literal) go; newlines, relative indentation and list structure stay. For tool descriptions, which
+ * are kept whole.
+ * @example tidyWhitespace('Lists files.\n\n\n    - one  \n      - two\n') // 'Lists files.\n\n- one\n  - two'
  */
 export function tidyWhitespace(text: string): string {
-  return text
+  const lines = text
     .replace(/\r\n?/g, '\n')
     .split('\n')
     .map((line) => {
       const indent = /^[ \t]*/.exec(line)![0];
       return indent + line.slice(indent.length).replace(/[ \t]+/g, ' ').trimEnd();
-    })
+    });
+  const indents = lines.slice(1).filter((line) => line !== '').map((line) => /^[ \t]*/.exec(line)![0].length);
+  const shared = indents.length === 0 ? 0 : indents.reduce((least, indent) => Math.min(least, indent));
+  return lines
+    .map((line, index) => (index === 0 ? line : line.slice(shared)))
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
