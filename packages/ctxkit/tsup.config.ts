@@ -1,3 +1,3 @@
 import { createTsupConfig } from '../../tools/tsup.preset.ts';
 
-export default createTsupConfig();
+export default createTsupConfig({ entry: ['src/index.ts', 'src/cli.ts'], platform: 'node' });

@@ -1,0 +1,71 @@
+import { parseArgs } from 'node:util';
+import { CtxkitError } from '@ctxkit/core';
+import { measureCommand, schemaBenchCommand, simulateCommand, thresholdCommand } from './commands.ts';
+import { UsageError } from './input.ts';
+import type { CliIo } from './output.ts';
+
+const help = `ctxkit: keep a long agent run inside its model's context window.
+
+Usage:
+  ctxkit threshold --window N [--max-output N] [--policy half-window|budget]
+  ctxkit measure FILE.jsonl [--model ID] [--tools TOOLS.json]
+  ctxkit schema-bench TOOLS.json [--system FILE] [--compact]
+  ctxkit simulate FILE.jsonl... [--window N] [--max-output N] [--policy none|sliding-window|summarize-at-90|ctxkit]
+                  [--compare] [--check] [--model ID] [--summarizer PROVIDER:MODEL]
+  ctxkit simulate --demo
+
+Every command takes --json for machine output. Bad input exits with code 2.
+`;
+
+const options = {
+  window: { type: 'string' },
+  'max-output': { type: 'string' },
+  policy: { type: 'string' },
+  model: { type: 'string' },
+  tools: { type: 'string' },
+  system: { type: 'string' },
+  summarizer: { type: 'string' },
+  compact: { type: 'boolean' },
+  compare: { type: 'boolean' },
+  check: { type: 'boolean' },
+  demo: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const allowed: Record<string, readonly string[]> = {
+  threshold: ['window', 'max-output', 'policy', 'json'],
+  measure: ['model', 'tools', 'json'],
+  'schema-bench': ['system', 'compact', 'json'],
+  simulate: ['window', 'max-output', 'policy', 'compare', 'check', 'model', 'summarizer', 'demo', 'json'],
+};
+
+/**
+ * Runs the ctxkit command with its arguments (without `node` and the script) and returns the exit code:
+ * 0 done, 2 bad input or usage (the message names the file and line), 1 anything else.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    const [command, ...files] = positionals;
+    if (values.help || command === undefined || command === 'help') {
+      io.stdout(help);
+      return command === undefined && !values.help ? 2 : 0;
+    }
+    const accepted = allowed[command];
+    if (!accepted) throw new UsageError(`unknown command ${JSON.stringify(command)}; expected threshold, measure, schema-bench or simulate`);
+    const stray = Object.keys(values).find((name) => name !== 'help' && !accepted.includes(name));
+    if (stray) throw new UsageError(`${command} does not take --${stray}`);
+    if (command === 'threshold') thresholdCommand(values, io);
+    else if (command === 'measure') await measureCommand(files, values, io);
+    else if (command === 'schema-bench') await schemaBenchCommand(files, values, io);
+    else await simulateCommand(files, values, io);
+    return 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message.replace(/^\[ctxkit:[^\]]+\] /, '') : String(error);
+    io.stderr(`ctxkit: ${message}\n`);
+    const usage = error instanceof UsageError || CtxkitError.isInstance(error, 'INVALID_ARGUMENT') || CtxkitError.isInstance(error, 'INVALID_TRANSCRIPT') || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    if (usage) io.stderr('Run ctxkit --help for usage.\n');
+    return usage ? 2 : 1;
+  }
+}
