@@ -4,7 +4,7 @@
  */
 export { type CompactSchemaOptions, compactDescription, compactSchemaChecked, compactToolSchema, type SchemaCompaction, type SchemaLocation } from './compact-tool-schema.ts';
 export { type CompactToolsOptions, compactTools, compactToolsChecked, type ToolsCompaction } from './compact-tools.ts';
-export { type CompactionWarning } from './compaction-warning.ts';
+export type { CompactionWarning } from './compaction-warning.ts';
 export {
   type CompareToolChoiceOptions,
   compareToolChoice,
