@@ -43,6 +43,8 @@ export interface SimulateOptions {
   prices?: TokenPrices;
   /** Called after each step, for progress bars. */
   onStep?: (step: number, steps: number) => void;
+  /** Called with every request as it would be sent. */
+  onRequest?: (request: readonly Message[]) => void;
 }
 
 /** What one replay of a recorded run cost under one policy. */
@@ -157,6 +159,7 @@ export async function simulateRun(recorded: readonly Message[], options: Simulat
       compactedAt = step;
     }
 
+    options.onRequest?.(request);
     const sent = tokens(request);
     if (sent + maxOutputTokens > window) result.overflows += 1;
     result.peakInputTokens = Math.max(result.peakInputTokens, sent);

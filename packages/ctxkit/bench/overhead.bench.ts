@@ -1,0 +1,42 @@
+// The command's overhead: `simulate` on the largest recorded run against one plain exact count
+// (js-tiktoken, o200k) of every request it replays, measured in the same process, interleaved,
+// median of 5 rounds. Run: npx -y pnpm@12.4.2 bench overhead
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Message, textOf } from '@ctxkit/core';
+import { corpusDir, corpusMissingMessage, listTrajectories, readTrajectory } from '@ctxkit/testkit';
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200k from 'js-tiktoken/ranks/o200k_base';
+import { simulateRun } from '../src/simulate.ts';
+
+const dir = corpusDir();
+if (!dir) {
+  console.log(corpusMissingMessage);
+  process.exit(0);
+}
+const largest = listTrajectories().sort((a, b) => statSync(join(dir, 'trajectories', b)).size - statSync(join(dir, 'trajectories', a)).size)[0]!;
+const recorded = readTrajectory(largest);
+const requests: (readonly Message[])[] = [];
+await simulateRun(recorded, { window: 32_000, policy: 'ctxkit', onRequest: (request) => requests.push(request) });
+const encoder = new Tiktoken(o200k);
+const flatten = (request: readonly Message[]) =>
+  request.map((message) => `${message.role}\n${textOf(message.content)}${message.role === 'assistant' ? (message.toolCalls ?? []).map((call) => `${call.name}${call.arguments}`).join('') : ''}`).join('\n');
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const simulateTimes: number[] = [];
+const countTimes: number[] = [];
+let counted = 0;
+for (let round = 0; round < 5; round++) {
+  let started = performance.now();
+  await simulateRun(recorded, { window: 32_000, policy: 'ctxkit' });
+  simulateTimes.push(performance.now() - started);
+  started = performance.now();
+  counted = 0;
+  for (const request of requests) counted += encoder.encode(flatten(request), [], []).length;
+  countTimes.push(performance.now() - started);
+}
+const simulate = median(simulateTimes);
+const count = median(countTimes);
+console.log(`| run | requests | simulate (ctxkit policy, 32K) | one plain exact count of every request | ratio |`);
+console.log('|---|---:|---:|---:|---:|');
+console.log(`| ${largest} | ${requests.length} | ${simulate.toFixed(0)} ms | ${count.toFixed(0)} ms (${counted.toLocaleString('en-US')} tokens) | ${(simulate / count).toFixed(2)}× |`);
