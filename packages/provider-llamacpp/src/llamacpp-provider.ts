@@ -28,7 +28,7 @@ export type LlamaCppProvider<Id extends string = 'llamacpp'> = LocalProvider<Id>
  * llamacpp.classifyError(error, { model: 'qwen3-8b' }); // exceed_context_size_error → { kind: 'context_overflow', limitTokens: 8192, ... }
  * ```
  */
-export function llamacppProvider<const Id extends string = 'llamacpp'>(options: LlamaCppProviderOptions<Id> = {}): LlamaCppProvider<Id> {
+export function llamacppProvider<const Id extends string = 'llamacpp'>(options: LlamaCppProviderOptions<Id> = {}): LlamaCppProvider<NoInfer<Id>> {
   return createLocalProvider({
     id: 'llamacpp' as Id,
     defaultBaseURL: llamacppDefaultBaseURL,

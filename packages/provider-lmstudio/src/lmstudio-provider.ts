@@ -35,7 +35,7 @@ export type LmStudioProvider<Id extends string = 'lmstudio'> = LocalProvider<Id>
  * lmstudio.usage(lastChunk);                 // { inputTokens: 1830, outputTokens: 96 }
  * ```
  */
-export function lmstudioProvider<const Id extends string = 'lmstudio'>(options: LmStudioProviderOptions<Id> = {}): LmStudioProvider<Id> {
+export function lmstudioProvider<const Id extends string = 'lmstudio'>(options: LmStudioProviderOptions<Id> = {}): LmStudioProvider<NoInfer<Id>> {
   const unloadedContextLength = options.unloadedContextLength;
   if (unloadedContextLength !== undefined && !(Number.isInteger(unloadedContextLength) && unloadedContextLength > 0)) {
     throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: options.id ?? 'lmstudio', message: `unloadedContextLength must be a whole number above zero, got ${String(unloadedContextLength)}` });

@@ -29,7 +29,7 @@ export interface LocalServerOptions<Id extends string> {
   contextWindows?: Readonly<Record<string, number | { contextWindow: number; maxOutputTokens?: number }>>;
   /** The window while nothing is known (server down at task start and nothing stored). @default 4_096 */
   defaultContextWindow?: number;
-  /** How long the first lookup of an unknown model waits for discovery before answering with what is known. @default 3_000 */
+  /** How long a lookup of an unknown model waits for discovery before answering with what is known; 0 never waits. @default 3_000 */
   discoveryTimeoutMs?: number;
   /** Timeout of each discovery call to the server. @default 10_000 */
   requestTimeoutMs?: number;
@@ -70,6 +70,7 @@ export interface DiscoveryContext extends ServerConnection {
 export interface CompletionContext extends ServerConnection {
   model: string;
   request: SummaryCompletionRequest;
+  /** The call's own timer, a backstop: the summarizer's timeout and the request's signal end it first. */
   timeoutMs: number;
 }
 
@@ -172,11 +173,14 @@ function within<T>(work: Promise<T | undefined>, milliseconds: number, signal: A
   });
 }
 
-function checkPositive(provider: string, name: string, value: number | undefined): void {
-  if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
-    throw invalid(provider, `${name} must be a finite number above zero, got ${String(value)}`);
+function checkPositive(provider: string, name: string, value: number | undefined, allowZero = false): void {
+  if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && (value > 0 || (allowZero && value === 0)))) {
+    throw invalid(provider, `${name} must be a finite number ${allowZero ? 'of zero or more' : 'above zero'}, got ${String(value)}`);
   }
 }
+
+// The summarizer's own timeout and the request's signal end a summary call; the call's timer is only a backstop.
+const longestTimerMs = 2_147_483_647;
 
 /**
  * Assembles a local-server provider on `createProviderPlugin` from its discovery, usage reader, error
@@ -193,7 +197,7 @@ export function createLocalProvider<Id extends string>(spec: LocalProviderSpec<I
   checkPositive(id, 'defaultContextWindow', defaultContextWindow);
   checkPositive(id, 'requestTimeoutMs', requestTimeoutMs);
   checkPositive(id, 'summaryTimeoutMs', options.summaryTimeoutMs);
-  checkPositive(id, 'discoveryTimeoutMs', options.discoveryTimeoutMs);
+  checkPositive(id, 'discoveryTimeoutMs', options.discoveryTimeoutMs, true);
   const headers: Record<string, string> = { ...options.headers };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
   const connection: ServerConnection = { provider: id, root, headers, requestTimeoutMs, ...(options.fetch ? { fetch: options.fetch } : {}) };
@@ -238,7 +242,7 @@ export function createLocalProvider<Id extends string>(spec: LocalProviderSpec<I
     usage: spec.usage,
     rules: spec.rules,
     ...(options.summaryTimeoutMs === undefined ? {} : { summarizerTimeoutMs: options.summaryTimeoutMs }),
-    complete: async (model, request) => stripThinking(await spec.complete({ ...connection, model, request, timeoutMs: options.summaryTimeoutMs ?? 120_000 })),
+    complete: async (model, request) => stripThinking(await spec.complete({ ...connection, model, request, timeoutMs: longestTimerMs })),
   });
 
   // The summarizer's own timeout and abort are CtxkitErrors the shared classifier reads as `other`:

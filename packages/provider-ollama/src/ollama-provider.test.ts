@@ -340,6 +340,16 @@ describe('ollamaProvider: the summarizer', () => {
     expect(ollama.classifyError(error)).toMatchObject({ kind: 'timeout', fallback: true });
   });
 
+  it("takes the summarizer's own timeout over the provider's default, in both directions", async () => {
+    const chat = (_request: RecordedRequest, response: import('node:http').ServerResponse) => {
+      setTimeout(() => sendJson(response, 200, fixture('chat.json')), 300);
+    };
+    const server = await ollamaServer({ show: onDisk, loaded: [], chat });
+    const ollama = ollamaProvider({ baseURL: server.url, summaryTimeoutMs: 100 });
+    await expect(ollama.summarizer('qwen3:8b').summarize({ messages: transcript, instructions: 'Summarize.' })).rejects.toSatisfy((error) => CtxkitError.isInstance(error, 'TIMEOUT'));
+    expect(await ollama.summarizer('qwen3:8b', { timeoutMs: 10_000 }).summarize({ messages: transcript, instructions: 'Summarize.' })).toContain('## Task');
+  });
+
   it('stops when the caller aborts', async () => {
     const server = await ollamaServer({ show: onDisk, loaded: [], chat: () => undefined });
     const controller = new AbortController();

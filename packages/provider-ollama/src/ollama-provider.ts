@@ -75,7 +75,7 @@ async function completeWithOllama(context: CompletionContext, numCtx: number | u
  * ollama.classifyError(error, { model: 'qwen3:8b' }); // { kind: 'offline', fallback: true, ... } when the server is down
  * ```
  */
-export function ollamaProvider<const Id extends string = 'ollama'>(options: OllamaProviderOptions<Id> = {}): OllamaProvider<Id> {
+export function ollamaProvider<const Id extends string = 'ollama'>(options: OllamaProviderOptions<Id> = {}): OllamaProvider<NoInfer<Id>> {
   const numCtx = options.numCtx;
   if (numCtx !== undefined && !(Number.isInteger(numCtx) && numCtx > 0)) {
     throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: options.id ?? 'ollama', message: `numCtx must be a whole number above zero, got ${String(numCtx)}` });

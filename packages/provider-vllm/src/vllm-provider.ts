@@ -27,7 +27,7 @@ export type VllmProvider<Id extends string = 'vllm'> = LocalProvider<Id>;
  * vllm.classifyError(error, { model: 'Qwen/Qwen2.5-Coder-32B-Instruct' }); // { kind: 'context_overflow', limitTokens: 32768, ... }
  * ```
  */
-export function vllmProvider<const Id extends string = 'vllm'>(options: VllmProviderOptions<Id> = {}): VllmProvider<Id> {
+export function vllmProvider<const Id extends string = 'vllm'>(options: VllmProviderOptions<Id> = {}): VllmProvider<NoInfer<Id>> {
   return createLocalProvider({
     id: 'vllm' as Id,
     defaultBaseURL: vllmDefaultBaseURL,
