@@ -27,6 +27,8 @@ export interface EngineDoubleOptions {
   hang?: (request: WebllmChatRequest, index: number) => boolean;
   /** With `hang`: ignore `interruptGenerate()` too, as an engine whose device was lost would. @default false */
   ignoreInterrupt?: boolean;
+  /** Time each answer takes, so a demo's progress can be seen. @default 0 */
+  latencyMs?: number;
 }
 
 /** An engine double: the calls it saw, interrupts and unloads. */
@@ -151,6 +153,7 @@ export function createEngineDouble(options: EngineDoubleOptions = {}): EngineDou
       call.finishReason = 'abort';
       return { choices: [{ message: { content: '' }, finish_reason: 'abort' }], usage: { prompt_tokens: promptTokens, completion_tokens: 0 } };
     }
+    if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
     const full = await (options.respond ?? structuredAnswer)(request, { index, promptTokens });
     // Generation stops at max_tokens or where the window is full, whichever comes first.
     const room = Math.min(request.max_tokens ?? Number.POSITIVE_INFINITY, contextWindow - promptTokens);
