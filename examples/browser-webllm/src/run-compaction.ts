@@ -33,7 +33,7 @@ export async function runCompaction(engine: EngineChoice, onEvent: (event: Manag
           engine: createEngineDouble({ latencyMs: 120 }),
           timeoutMs: 10_000,
         }
-      : { loadTimeoutMs: 120_000 }),
+      : {}),
     onProgress: (progress) => onEvent({ type: 'webllm-progress', progress }),
   });
   const manager = createContextManager({
@@ -43,6 +43,9 @@ export async function runCompaction(engine: EngineChoice, onEvent: (event: Manag
     plugins: [microcompactTier(), imageStripTier(), onDevice, trimTier(), tiktokenCounter('o200k_base'), taskSource(), planSource()],
     onEvent,
   });
+  // Load the model before the first compaction needs it (a real first load downloads hundreds of MB);
+  // on a device without WebGPU this returns at once with the reason, and the tier skips with it.
+  if (engine === 'webllm') await onDevice.load();
   const { messages: prepared, report } = await manager.prepare(messages);
   const summary = prepared.find((message: Message) => message.meta?.ctxkit?.kind === 'summary' || message.meta?.ctxkit?.kind === 'note');
   return {

@@ -55,6 +55,19 @@ describe('webllmSummarizer', () => {
     expect(capped.tokenRatio).toBe(4);
   });
 
+  it('keeps a ratio learned from a rejected prompt after later requests report less', async () => {
+    // The model counts an x as 2 tokens and anything else as 1; the estimate counts every character as 1.
+    const countText = (text: string) => [...text].reduce((sum, character) => sum + (character === 'x' ? 2 : 1), 0);
+    const engine = createEngineDouble({ contextWindow: 600, countText, tokensPerMessage: 0, respond: () => 'ok' });
+    const summarizer = webllmSummarizer({ engine, countText: (text) => text.length });
+    await summarizer.summarize({ ...request, messages: [{ role: 'user', content: 'x'.repeat(400) }] }).catch(() => {});
+    const afterOverflow = summarizer.tokenRatio;
+    expect(afterOverflow).toBeCloseTo(813 / 410, 5);
+    // Ten requests of plain text, each teaching a ratio near 1: more than the 8 the ratio looks back on.
+    for (let index = 0; index < 10; index++) await summarizer.summarize({ ...request, messages: [{ role: 'user', content: 'y'.repeat(200) }] });
+    expect(summarizer.tokenRatio).toBe(afterOverflow);
+  });
+
   it('rejects an answer cut where the window filled up, but keeps one cut at max_tokens', async () => {
     const text = 'word '.repeat(400);
     const windowCut = webllmSummarizer({ engine: createEngineDouble({ contextWindow: 400, respond: () => text }) });

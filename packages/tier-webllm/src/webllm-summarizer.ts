@@ -43,8 +43,11 @@ export interface WebllmSummarizer extends SummarizerPlugin<'webllm'> {
 
 /** A stopped generation gets this long to settle before the engine counts as stuck. */
 const stopGraceMs = 2_000;
-/** Ratios are kept within these bounds; a count far outside them is a broken report, not a tokenizer. */
-const minRatio = 0.8;
+/**
+ * Ratios are kept within these bounds: never below 1, because the estimate errs high on purpose and a
+ * ratio learned on prose would undercount the next chunk of code; never above 4, which is a broken report.
+ */
+const minRatio = 1;
 const maxRatio = 4;
 /** The ratio is the highest of the last few reports, so one prose-heavy request does not loosen it too far. */
 const ratioWindow = 8;
@@ -96,12 +99,17 @@ export function webllmSummarizer(options: WebllmSummarizerOptions): WebllmSummar
   const estimator = heuristicEstimator();
   const baseCount = options.countText ?? ((text: string) => estimator.estimate(text));
   const observed: number[] = [];
+  // Ratios from requests the window rejected or cut are kept for good: they are proof the estimate was
+  // short on real content, and letting them age out of the window brings the same failure back.
+  let pinned = minRatio;
   let tokenRatio = 1;
-  const learn = (modelTokens: number, counted: number) => {
+  const learn = (modelTokens: number, counted: number, failed = false) => {
     if (!(modelTokens > 0 && counted > 0)) return;
-    observed.push(modelTokens / counted);
+    const ratio = Math.min(maxRatio, modelTokens / counted);
+    if (failed) pinned = Math.max(pinned, ratio);
+    observed.push(ratio);
     if (observed.length > ratioWindow) observed.shift();
-    tokenRatio = Math.min(maxRatio, Math.max(minRatio, ...observed));
+    tokenRatio = Math.max(pinned, ...observed);
   };
   const resolveEngine = typeof options.engine === 'function' ? options.engine : ((engine: WebllmEngine) => async () => engine)(options.engine);
 
@@ -158,7 +166,7 @@ export function webllmSummarizer(options: WebllmSummarizerOptions): WebllmSummar
         if (stoppedBy) throw failure(stoppedBy === 'timeout' ? 'TIMEOUT' : 'ABORTED', error);
         const exceeded = parseContextWindowError(error);
         if (exceeded) {
-          learn(exceeded.promptTokens, counted);
+          learn(exceeded.promptTokens, counted, true);
           throw new CtxkitError({
             code: 'PROVIDER_ERROR',
             source,
@@ -179,9 +187,10 @@ export function webllmSummarizer(options: WebllmSummarizerOptions): WebllmSummar
         throw new CtxkitError({ code: 'ABORTED', source, message: 'the on-device generation was interrupted by someone else (finish_reason "abort")' });
       }
       const promptTokens = completion?.usage?.prompt_tokens;
-      if (typeof promptTokens === 'number') learn(promptTokens, counted);
       const answerTokens = completion?.usage?.completion_tokens;
-      if (choice?.finish_reason === 'length' && maxTokens !== undefined && typeof answerTokens === 'number' && answerTokens < maxTokens) {
+      const cutByWindow = choice?.finish_reason === 'length' && maxTokens !== undefined && typeof answerTokens === 'number' && answerTokens < maxTokens;
+      if (typeof promptTokens === 'number') learn(promptTokens, counted, cutByWindow);
+      if (cutByWindow) {
         // Cut before max_tokens: the window filled up, so the summary is incomplete. The usage above
         // taught the count, so a retry plans smaller chunks.
         throw new CtxkitError({
