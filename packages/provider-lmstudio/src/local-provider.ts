@@ -7,7 +7,6 @@ import {
   type CtxkitProvider,
   createProviderPlugin,
   type DiscoveredLimits,
-  ProviderCallError,
   type ProviderErrorClassification,
   type StoredWindow,
   type SummaryCompletionRequest,
@@ -245,13 +244,6 @@ export function createLocalProvider<Id extends string>(spec: LocalProviderSpec<I
     complete: async (model, request) => stripThinking(await spec.complete({ ...connection, model, request, timeoutMs: longestTimerMs })),
   });
 
-  // The summarizer's own timeout and abort are CtxkitErrors the shared classifier reads as `other`:
-  // hand it the call failure they stand for.
-  const asCallFailure = (error: unknown): unknown =>
-    CtxkitError.isInstance(error) && !ProviderCallError.isInstance(error) && (error.code === 'TIMEOUT' || error.code === 'ABORTED')
-      ? new ProviderCallError({ provider: id, failure: error.code === 'TIMEOUT' ? 'timeout' : 'aborted', message: error.message, cause: error })
-      : error;
-
   const classifyShared = plugin.classifyError;
   const resolve = plugin.contextWindow;
   const provider: LocalProvider<Id> = Object.assign(plugin, {
@@ -267,11 +259,10 @@ export function createLocalProvider<Id extends string>(spec: LocalProviderSpec<I
       return (await within(plugin.windows.refresh(model, lookup), left, lookup.signal, id)) ?? limits;
     },
     classifyError(error: unknown, context: { model?: string } = {}): ProviderErrorClassification {
-      const failure = asCallFailure(error);
       const model = context.model;
       // Learning is stored in the background: classification is synchronous by contract.
-      if (model !== undefined) plugin.learnFromError(model, failure).catch((learning: unknown) => options.onError?.(learning, model));
-      return classifyShared(failure);
+      if (model !== undefined) plugin.learnFromError(model, error).catch((learning: unknown) => options.onError?.(learning, model));
+      return classifyShared(error);
     },
   });
   return provider;
