@@ -159,7 +159,8 @@ export interface ModelLimits {
 export interface ProviderPlugin<Id extends string = string> extends PluginBase<'provider', Id> {
   contextWindow(model: string, options?: { signal?: AbortSignal }): Promise<ModelLimits>;
   usage(response: unknown): Usage | undefined;
-  classifyError(error: unknown): ErrorClassification;
+  /** What an error means; `model` lets an overflow that states the real limit teach that model's window. */
+  classifyError(error: unknown, context?: { model?: string }): ErrorClassification;
   summarizer?(model: string, options?: { timeoutMs?: number }): SummarizerPlugin;
 }
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CtxkitError, type Message, type ThresholdPolicyPlugin, type TierPlugin, type TokenizerPlugin, textOf } from '@ctxkit/core';
+import { CtxkitError, type Message, type ProviderPlugin, type ThresholdPolicyPlugin, type TierPlugin, type TokenizerPlugin, textOf } from '@ctxkit/core';
 import { deterministicSummarizer } from '@ctxkit/testkit';
 import { tiktokenCounter } from '@ctxkit/tokens';
 import { describe, expect, it } from 'vitest';
@@ -383,5 +383,34 @@ describe('the protected region', () => {
     expect(report.tiers.map((entry) => entry.status)).toEqual(['skipped', 'applied']);
     expect(report.after).toBeLessThanOrEqual(report.threshold);
     expect(prepared.slice(-2)).toEqual(messages.slice(-2));
+  });
+});
+
+describe('registered providers', () => {
+  it('asks the provider serving each model for its window and classifies its errors with the model', async () => {
+    const asked: string[] = [];
+    const classified: unknown[] = [];
+    const provider: ProviderPlugin<'local'> = {
+      specificationVersion: 'v1',
+      kind: 'provider',
+      id: 'local',
+      contextWindow: async (model) => {
+        asked.push(model);
+        return { contextWindow: model === 'qwen3:8b' ? 16_000 : 200_000, source: 'discovered' };
+      },
+      usage: () => undefined,
+      classifyError: (error, context) => {
+        classified.push(context);
+        return { kind: 'context_overflow', fallback: false, limitTokens: 12_000, message: String(error) };
+      },
+    };
+    const manager = createContextManager({ model: 'local:big-model', plugins: [provider, noteTier(), tiktokenCounter('o200k_base')] });
+    expect((await manager.prepare(run(8))).report).toMatchObject({ threshold: 100_000, limits: { source: 'discovered' } });
+    expect((await manager.prepare(run(8), { model: 'local:qwen3:8b' })).report.threshold).toBe(7_808);
+    expect(asked).toEqual(['big-model', 'qwen3:8b']);
+    const recovered = await manager.recover(run(8), new Error('context length exceeded'), { model: 'local:qwen3:8b' });
+    expect(classified).toEqual([{ model: 'qwen3:8b' }]);
+    expect(recovered.action).toBe('retry');
+    expect((await manager.limitsFor('local:qwen3:8b')).limits).toMatchObject({ contextWindow: 12_000, source: 'learned' });
   });
 });

@@ -422,7 +422,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     const classification: ErrorClassification = isClassification(error)
       ? error
       : serving
-        ? serving.provider.classifyError(error)
+        ? serving.provider.classifyError(error, { model: serving.model })
         : { kind: 'other', fallback: false, message: error instanceof Error ? error.message : String(error) };
     const done = (result: RecoverResult): RecoverResult => {
       emit({ type: 'recover', model, action: result.action, classification });
