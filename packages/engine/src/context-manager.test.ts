@@ -414,3 +414,13 @@ describe('registered providers', () => {
     expect((await manager.limitsFor('local:qwen3:8b')).limits).toMatchObject({ contextWindow: 12_000, source: 'learned' });
   });
 });
+
+describe('without a tokenizer', () => {
+  it('compacts on calibrated estimates instead of failing', async () => {
+    const manager = createContextManager({ model: 'm', contextWindow: 16_000, plugins: [noteTier()] });
+    const { report } = await manager.prepare(run(12));
+    expect(report).toMatchObject({ compacted: true, decision: 'compacted' });
+    expect(report.measurement).toMatchObject({ source: 'estimate', confirmed: false });
+    expect(report.after).toBeLessThanOrEqual(report.target);
+  });
+});

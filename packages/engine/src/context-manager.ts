@@ -234,8 +234,9 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     setting: { model: string; tools: readonly unknown[] | undefined; target: number; threshold: number; trigger: 'threshold' | 'overflow'; signal: AbortSignal | undefined },
   ) => {
     await meter.ready();
-    const count = (list: readonly Message[]) => meter.countMessages(list, { tools: setting.tools, model: setting.model, exact: true });
-    const countText = (text: string) => meter.countText(text, { model: setting.model, exact: true });
+    // After ready() the meter counts exactly when it has a tokenizer, and estimates (calibrated) without one.
+    const count = (list: readonly Message[]) => meter.countMessages(list, { tools: setting.tools, model: setting.model });
+    const countText = (text: string) => meter.countText(text, { model: setting.model });
     const before = count(messages);
     const startedAt = now();
     emit({ type: 'compaction-start', model: setting.model, tokens: before, threshold: setting.threshold, target: setting.target, trigger: setting.trigger });
@@ -245,7 +246,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     let current: readonly Message[] = messages;
     let currentTokens = before;
     const regionOf = (list: readonly Message[], keep: number) =>
-      protectedRegion(list, keep, setting.target * recentRegionShare, (start) => meter.countMessages(list.slice(start), { model: setting.model, exact: true }));
+      protectedRegion(list, keep, setting.target * recentRegionShare, (start) => meter.countMessages(list.slice(start), { model: setting.model }));
     // The protected region is chosen once, on the transcript as it came, and kept as a suffix of fixed
     // length: every tier leaves it verbatim at the end, so its start moves only with what tiers fold.
     let region: ProtectedRegion = regionOf(messages, keepRecentTurns);
