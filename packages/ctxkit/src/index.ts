@@ -1,9 +1,8 @@
 /**
- * ctxkit: the default preset (every first-party plugin wired) and the ctxkit command.
+ * ctxkit: the default preset (every first-party plugin wired) and the run simulator. The `ctxkit` command
+ * is the package's bin (src/cli.ts); nothing here imports Node built-ins, so the preset works in a browser.
  * @packageDocumentation
  */
-export { runCli } from './cli/main.ts';
-export type { CliIo } from './cli/output.ts';
 export { demoSession } from './demo-session.ts';
 export { type CreateCtxkitOptions, createCtxkit, type DefaultPluginsOptions, defaultPlugins } from './preset.ts';
 export { pricesFor } from './prices.ts';
