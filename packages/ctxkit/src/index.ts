@@ -1,6 +1,7 @@
 /**
  * ctxkit: the default preset (every first-party plugin wired) and the run simulator. The `ctxkit` command
- * is the package's bin (src/cli.ts); nothing here imports Node built-ins, so the preset works in a browser.
+ * is the package's bin (src/cli.ts): the library entry loads no Node built-in (edited files are read through a
+ * dynamic import, only when that source runs), so the preset also loads in a browser.
  * @packageDocumentation
  */
 export { demoSession } from './demo-session.ts';
