@@ -6,7 +6,6 @@ import {
   type StorePlugin,
   type SummarizerPlugin,
   safeCutIndex,
-  type TierContext,
   type TierOutcome,
   type TierPlugin,
   validateTranscript,
@@ -14,6 +13,7 @@ import {
 import fc from 'fast-check';
 import { approximateCount } from './approximate-count.ts';
 import { deterministicSummarizer } from './summarizers.ts';
+import { createTierContext } from './tier-context.ts';
 import { type TranscriptArbitraryOptions, transcriptArbitrary } from './transcript-arbitrary.ts';
 
 /** JSON with sorted keys, so two messages compare equal whatever order their keys were written in. */
@@ -124,16 +124,12 @@ export async function checkTierConformance(tierFactory: () => TierPlugin, option
     const protectedStart = roundCut === null ? recentTurnsStart(messages, keepTurns) : Math.max(messages[0]?.role === 'system' ? 1 : 0, safeCutIndex(messages, Math.floor(roundCut * messages.length)));
     const store = memoryStore();
     const before = canonical(messages);
-    const context: TierContext = {
+    const context = createTierContext({
       protectedStart,
       targetTokens: Math.floor(approximateCount(messages) * targetFraction),
-      count: approximateCount,
-      countText: (text) => Math.ceil(text.length / 4),
       store,
-      signal: new AbortController().signal,
       ...(summarizer ? { summarizer } : {}),
-      progress: () => {},
-    };
+    });
     const outcome: TierOutcome = await tierFactory().apply(messages, context);
     report.runs += 1;
     report[outcome.status] += 1;

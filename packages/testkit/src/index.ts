@@ -13,5 +13,6 @@ export {
   type TierOutputCheck,
 } from './conformance.ts';
 export { deterministicSummarizer, scriptedSummarizer } from './summarizers.ts';
+export { createTierContext } from './tier-context.ts';
 export { type TranscriptArbitraryOptions, transcriptArbitrary } from './transcript-arbitrary.ts';
 export { corpusDir, corpusMissingMessage, listTrajectories, parseTrajectory, readTrajectory } from './corpus.ts';
