@@ -16,3 +16,26 @@ export { deterministicSummarizer, scriptedSummarizer } from './summarizers.ts';
 export { createTierContext } from './tier-context.ts';
 export { type TranscriptArbitraryOptions, transcriptArbitrary } from './transcript-arbitrary.ts';
 export { corpusDir, corpusMissingMessage, listTrajectories, parseTrajectory, readTrajectory } from './corpus.ts';
+export {
+  type ProviderErrorCorpusOptions,
+  type ProviderErrorEntry,
+  providerErrorInput,
+  readProviderErrors,
+  runProviderErrorCorpus,
+} from './provider-errors.ts';
+export {
+  closeTestServers,
+  type FixtureReader,
+  fixtureReader,
+  type JsonAnswer,
+  type RecordedRequest,
+  refusedURL,
+  routes,
+  type SendStreamOptions,
+  sendJson,
+  sendStream,
+  startTestServer,
+  type TestRoutes,
+  type TestServer,
+  type TestServerHandler,
+} from './test-server.ts';
