@@ -1,6 +1,3 @@
-// Shared machinery: this folder is kept byte-identical in @ctxkit/tier-summary and @ctxkit/tier-trim,
-// because a tier may not import another tier (DESIGN.md §2). tier-trim's span-summary-sync test
-// fails when the copies drift. See docs/decisions/0007-summary-and-trim-tiers.md.
 import type { ContentPart, Message } from '@ctxkit/core';
 import { textHash } from './text-hash.ts';
 

@@ -1,6 +1,3 @@
-// Shared machinery: this folder is kept byte-identical in @ctxkit/tier-summary and @ctxkit/tier-trim,
-// because a tier may not import another tier (DESIGN.md §2). tier-trim's span-summary-sync test
-// fails when the copies drift. See docs/decisions/0007-summary-and-trim-tiers.md.
 import { closeMarker, openMarker } from './frame-data.ts';
 
 /** The sections of a ctxkit summary, in order; each is a level-2 Markdown heading. */

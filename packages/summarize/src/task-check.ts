@@ -1,7 +1,3 @@
-// Shared machinery: this folder is kept byte-identical in @ctxkit/tier-summary and @ctxkit/tier-trim,
-// because a tier may not import another tier (DESIGN.md §2). tier-trim's span-summary-sync test
-// fails when the copies drift. See docs/decisions/0007-summary-and-trim-tiers.md.
-
 // Common English words, and words every agent task has (its instructions about commands, files and
 // tests): they say nothing about which task this is.
 const stopWords = new Set(

@@ -1,7 +1,8 @@
 // Image stripping on a generated computer-use run (a screenshot of ~150 KB base64 after every action):
 // what it frees, and what it costs next to serialising the same request (JSON.stringify), interleaved, medians.
 // Run: npx -y pnpm@12.4.2 bench images   (from the workspace root)
-import { type Message, memoryStore, segmentRounds, type TierContext, textOf } from '@ctxkit/core';
+import { type Message, segmentRounds, type TierContext, textOf } from '@ctxkit/core';
+import { createTierContext } from '@ctxkit/testkit';
 import { imageStripTier } from '../src/index.ts';
 
 const rounds = 9;
@@ -34,15 +35,7 @@ function computerUseRun(steps: number): Message[] {
 }
 
 function context(messages: readonly Message[]): TierContext {
-  return {
-    protectedStart: segmentRounds(messages).at(-6)?.start ?? messages.length,
-    targetTokens: 0,
-    count,
-    countText: (text) => Math.ceil(text.length / 4),
-    store: memoryStore(),
-    signal: new AbortController().signal,
-    progress: () => {},
-  };
+  return createTierContext({ protectedStart: segmentRounds(messages).at(-6)?.start ?? messages.length, count });
 }
 
 function median(values: number[]): number {

@@ -2,7 +2,7 @@
 // costs next to serialising the same request (JSON.stringify of the transcript), interleaved, medians.
 // Run: npx -y pnpm@12.4.2 bench microcompact   (from the workspace root)
 import { type Message, memoryStore, segmentRounds, type TierContext } from '@ctxkit/core';
-import { approximateCount, corpusDir, corpusMissingMessage, listTrajectories, readTrajectory } from '@ctxkit/testkit';
+import { approximateCount, corpusDir, corpusMissingMessage, createTierContext, listTrajectories, readTrajectory } from '@ctxkit/testkit';
 import { createRestoreHandler, microcompactTier } from '../src/index.ts';
 
 if (!corpusDir()) {
@@ -15,15 +15,7 @@ const repeats = 20;
 
 function context(messages: readonly Message[], store = memoryStore()): TierContext {
   const all = segmentRounds(messages);
-  return {
-    protectedStart: all.at(-6)?.start ?? messages.length,
-    targetTokens: 0,
-    count: approximateCount,
-    countText: (text) => Math.ceil(text.length / 4),
-    store,
-    signal: new AbortController().signal,
-    progress: () => {},
-  };
+  return createTierContext({ protectedStart: all.at(-6)?.start ?? messages.length, store });
 }
 
 function median(values: number[]): number {

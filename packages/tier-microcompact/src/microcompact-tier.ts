@@ -1,4 +1,4 @@
-import { type ContentPart, CtxkitError, type Message, type StorePlugin, type TierContext, type TierOutcome, type TierPlugin, textOf, type ToolCall, type ToolMessage } from '@ctxkit/core';
+import { type ContentPart, CtxkitError, type Message, type StorePlugin, type TierContext, type TierOutcome, type TierPlugin, type ToolCall, type ToolMessage, textOf } from '@ctxkit/core';
 import { type ArchivedToolResult, nextHandleKey, readArchivedToolResult, readKey, restoredText, seenKey, source, writeKey } from './archive.ts';
 import { fingerprint } from './fingerprint.ts';
 import { parseHandle } from './restore-handler.ts';

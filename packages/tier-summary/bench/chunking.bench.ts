@@ -4,10 +4,10 @@
 // send in all next to the span itself, how full the fullest request is, and what the machinery costs
 // next to serialising the same request (JSON.stringify of the transcript), interleaved, medians.
 // Run: npx -y pnpm@12.4.2 bench chunking   (from the workspace root)
-import { type Message, memoryStore, segmentRounds, type SummarizeRequest, type TierContext, textOf } from '@ctxkit/core';
-import { approximateCount, corpusDir, corpusMissingMessage, listTrajectories, readTrajectory, scriptedSummarizer } from '@ctxkit/testkit';
+import { type Message, type SummarizeRequest, segmentRounds, type TierContext, textOf } from '@ctxkit/core';
+import { approximateCount, corpusDir, corpusMissingMessage, createTierContext, listTrajectories, readTrajectory, scriptedSummarizer } from '@ctxkit/testkit';
 import { summaryTier } from '../src/index.ts';
-import { keyTerms } from '../src/span-summary/task-check.ts';
+import { keyTerms } from '@ctxkit/summarize';
 
 if (!corpusDir()) {
   console.log(corpusMissingMessage);
@@ -20,16 +20,7 @@ const rounds = 9;
 const repeats = 5;
 
 function context(messages: readonly Message[], summarizer: TierContext['summarizer']): TierContext {
-  return {
-    protectedStart: segmentRounds(messages).at(-6)?.start ?? messages.length,
-    targetTokens: 9_600,
-    count: approximateCount,
-    countText,
-    store: memoryStore(),
-    signal: new AbortController().signal,
-    progress: () => {},
-    ...(summarizer ? { summarizer } : {}),
-  };
+  return createTierContext({ protectedStart: segmentRounds(messages).at(-6)?.start ?? messages.length, targetTokens: 9_600, countText, ...(summarizer ? { summarizer } : {}) });
 }
 
 function median(values: number[]): number {

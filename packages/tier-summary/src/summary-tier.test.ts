@@ -1,31 +1,22 @@
-import { CtxkitError, type Message, memoryStore, type SummarizeRequest, type TierContext, type TierOutcome, textOf } from '@ctxkit/core';
+import { CtxkitError, type Message, type SummarizeRequest, type TierContext, type TierOutcome, textOf } from '@ctxkit/core';
+import { closeMarker, openMarker } from '@ctxkit/summarize';
 import {
   approximateCount,
   checkTierConformance,
   corpusDir,
-  corpusMissingMessage,
+  corpusMissingMessage,createTierContext, 
   deterministicSummarizer,
   readTrajectory,
   runTierConformance,
-  scriptedSummarizer,
+  scriptedSummarizer
 } from '@ctxkit/testkit';
 import { describe, expect, it } from 'vitest';
-import { closeMarker, openMarker } from '@ctxkit/summarize';
 import { summaryTier } from './summary-tier.ts';
 
 const countText = (text: string) => Math.ceil(text.length / 4);
 
 function contextFor(messages: readonly Message[], overrides: Partial<TierContext> = {}): TierContext {
-  return {
-    protectedStart: messages.length - 2,
-    targetTokens: 1_000,
-    count: approximateCount,
-    countText,
-    store: memoryStore(),
-    signal: new AbortController().signal,
-    progress: () => {},
-    ...overrides,
-  };
+  return createTierContext({ protectedStart: messages.length - 2, targetTokens: 1_000, ...overrides });
 }
 
 function applied(outcome: TierOutcome): Message[] {

@@ -2,8 +2,8 @@
 // next to the middle it replaces, and what building it costs next to serialising the same request
 // (JSON.stringify of the transcript), interleaved, medians.
 // Run: npx -y pnpm@12.4.2 bench trim   (from the workspace root)
-import { type Message, memoryStore, segmentRounds, type TierContext } from '@ctxkit/core';
-import { approximateCount, corpusDir, corpusMissingMessage, listTrajectories, readTrajectory } from '@ctxkit/testkit';
+import { type Message, segmentRounds, type TierContext } from '@ctxkit/core';
+import { approximateCount, corpusDir, corpusMissingMessage, createTierContext, listTrajectories, readTrajectory } from '@ctxkit/testkit';
 import { trimTier } from '../src/index.ts';
 
 if (!corpusDir()) {
@@ -16,15 +16,7 @@ const repeats = 10;
 
 /** The engine's setting for a 32,000-token window: target 9,600, the last 6 rounds protected. */
 function context(messages: readonly Message[]): TierContext {
-  return {
-    protectedStart: segmentRounds(messages).at(-6)?.start ?? messages.length,
-    targetTokens: 9_600,
-    count: approximateCount,
-    countText: (text) => Math.ceil(text.length / 4),
-    store: memoryStore(),
-    signal: new AbortController().signal,
-    progress: () => {},
-  };
+  return createTierContext({ protectedStart: segmentRounds(messages).at(-6)?.start ?? messages.length, targetTokens: 9_600 });
 }
 
 function median(values: number[]): number {

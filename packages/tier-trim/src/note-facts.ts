@@ -1,4 +1,4 @@
-import { type Message, textOf, type ToolCall } from '@ctxkit/core';
+import { type Message, type ToolCall, textOf } from '@ctxkit/core';
 import { filesInShellCommand } from './shell-command.ts';
 import { errorLines, exitStatus } from './tool-output.ts';
 

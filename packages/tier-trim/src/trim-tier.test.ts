@@ -1,31 +1,22 @@
-import { CtxkitError, type Message, memoryStore, type TierContext, type TierOutcome, textOf } from '@ctxkit/core';
+import { CtxkitError, type Message, type TierContext, type TierOutcome, textOf } from '@ctxkit/core';
 import {
   approximateCount,
   corpusDir,
-  corpusMissingMessage,
+  corpusMissingMessage,createTierContext, 
   deterministicSummarizer,
   listTrajectories,
   readTrajectory,
   runTierConformance,
-  scriptedSummarizer,
+  scriptedSummarizer
 } from '@ctxkit/testkit';
 import { describe, expect, it } from 'vitest';
 import { factualNoteSummarizer } from './factual-note-summarizer.ts';
 import { trimTier } from './trim-tier.ts';
 
-const countText = (text: string) => Math.ceil(text.length / 4);
+const _countText = (text: string) => Math.ceil(text.length / 4);
 
 function contextFor(messages: readonly Message[], overrides: Partial<TierContext> = {}): TierContext {
-  return {
-    protectedStart: messages.length - 2,
-    targetTokens: 2_000,
-    count: approximateCount,
-    countText,
-    store: memoryStore(),
-    signal: new AbortController().signal,
-    progress: () => {},
-    ...overrides,
-  };
+  return createTierContext({ protectedStart: messages.length - 2, targetTokens: 2_000, ...overrides });
 }
 
 function applied(outcome: TierOutcome): { messages: Message[]; detail: string } {

@@ -1,7 +1,7 @@
 import { CtxkitError, type Message, type TierContext, type TierOutcome, type TierPlugin } from '@ctxkit/core';
+import { assertProtectedStart, coveredCount, digestMessage, findFoldSpan, formatCount, messageKey, numberOption, summarizeSpan } from '@ctxkit/summarize';
 import { collectFacts } from './note-facts.ts';
 import { noteDetails, renderNote } from './render-note.ts';
-import { assertProtectedStart, coveredCount, digestMessage, findFoldSpan, formatCount, messageKey, numberOption, summarizeSpan } from '@ctxkit/summarize';
 
 const source = 'tier-trim';
 

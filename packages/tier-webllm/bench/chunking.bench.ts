@@ -4,8 +4,8 @@
 // whose tokenizer is less efficient than the estimate expects. Also the tier's own CPU cost per compaction
 // with an engine that answers at once, against JSON.stringify of the transcript (a baseline in the same run).
 // Run from the workspace root: `npx -y pnpm@12.4.2 bench tier-webllm`.
-import { memoryStore, type Message, type TierContext } from '@ctxkit/core';
-import { approximateCount, corpusDir, corpusMissingMessage, listTrajectories, readTrajectory } from '@ctxkit/testkit';
+import type { Message, TierContext } from '@ctxkit/core';
+import { corpusDir, corpusMissingMessage, createTierContext, listTrajectories, readTrajectory } from '@ctxkit/testkit';
 import { tiktokenCounter } from '@ctxkit/tokens';
 import { createEngineDouble } from '../src/engine-double.ts';
 import { webllmTier } from '../src/webllm-tier.ts';
@@ -18,15 +18,7 @@ const counter = tiktokenCounter('o200k_base');
 await counter.load();
 const window = 4_096;
 
-const contextFor = (messages: readonly Message[]): TierContext => ({
-  protectedStart: Math.max(3, messages.length - 6),
-  targetTokens: 2_000,
-  count: approximateCount,
-  countText: (text) => Math.ceil(text.length / 4),
-  store: memoryStore(),
-  signal: new AbortController().signal,
-  progress: () => {},
-});
+const contextFor = (messages: readonly Message[]): TierContext => createTierContext({ protectedStart: Math.max(3, messages.length - 6), targetTokens: 2_000 });
 
 const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -1,8 +1,8 @@
 import { createRegistry, type SummarizerPlugin, type TierPlugin } from '@ctxkit/core';
 import { expectTypeOf, it } from 'vitest';
 import { createEngineDouble } from './engine-double.ts';
-import { type WebllmTier, webllmTier } from './webllm-tier.ts';
 import { webllmSummarizer } from './webllm-summarizer.ts';
+import { type WebllmTier, webllmTier } from './webllm-tier.ts';
 
 it('registers under its literal id, as an on-device tier, and in the falsy-gated form', () => {
   const onDevice = true as boolean;

@@ -1,5 +1,5 @@
-import { CtxkitError, type Message, memoryStore, type TierContext, type TierOutcome, textOf } from '@ctxkit/core';
-import { approximateCount, corpusDir, corpusMissingMessage, listTrajectories, readTrajectory, runTierConformance } from '@ctxkit/testkit';
+import { CtxkitError, type Message, type TierContext, type TierOutcome, textOf } from '@ctxkit/core';
+import { approximateCount, corpusDir, corpusMissingMessage, createTierContext, listTrajectories, readTrajectory, runTierConformance } from '@ctxkit/testkit';
 import { tiktokenCounter } from '@ctxkit/tokens';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseContextWindowError } from './context-window-error.ts';
@@ -13,16 +13,7 @@ beforeAll(() => counter.load());
 const exact = (text: string) => counter.count(text);
 
 function contextFor(messages: readonly Message[], overrides: Partial<TierContext> = {}): TierContext {
-  return {
-    protectedStart: messages.length - 2,
-    targetTokens: 1_000,
-    count: approximateCount,
-    countText: (text) => Math.ceil(text.length / 4),
-    store: memoryStore(),
-    signal: new AbortController().signal,
-    progress: () => {},
-    ...overrides,
-  };
+  return createTierContext({ protectedStart: messages.length - 2, targetTokens: 1_000, ...overrides });
 }
 
 function applied(outcome: TierOutcome): Message[] {

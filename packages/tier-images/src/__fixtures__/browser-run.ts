@@ -1,4 +1,5 @@
-import { type ContentPart, type Message, memoryStore, type TierContext, textOf } from '@ctxkit/core';
+import { type ContentPart, type Message, type TierContext, textOf } from '@ctxkit/core';
+import { createTierContext } from '@ctxkit/testkit';
 
 // A real 1×1 PNG; the counter below prices every image as a full screenshot, whatever its bytes.
 const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -18,15 +19,7 @@ export function screenshotCount(messages: readonly Message[]): number {
 
 /** A tier context priced by {@link screenshotCount}. */
 export function tierContext(overrides: Partial<TierContext> & { protectedStart: number }): TierContext {
-  return {
-    targetTokens: 0,
-    count: screenshotCount,
-    countText: (text) => Math.ceil(text.length / 4),
-    store: memoryStore(),
-    signal: new AbortController().signal,
-    progress: () => {},
-    ...overrides,
-  };
+  return createTierContext({ count: screenshotCount, ...overrides });
 }
 
 /**

@@ -1,18 +1,8 @@
-import { type Message, memoryStore, type StorePlugin, type TierContext } from '@ctxkit/core';
-import { approximateCount } from '@ctxkit/testkit';
+import type { Message, } from '@ctxkit/core';
+import { createTierContext } from '@ctxkit/testkit';
 
 /** A tier context as the engine builds one, with the testkit's deterministic counter. */
-export function tierContext(overrides: Partial<TierContext> & { protectedStart: number; store?: StorePlugin }): TierContext {
-  return {
-    targetTokens: 0,
-    count: approximateCount,
-    countText: (text) => Math.ceil(text.length / 4),
-    store: memoryStore(),
-    signal: new AbortController().signal,
-    progress: () => {},
-    ...overrides,
-  };
-}
+export const tierContext = createTierContext;
 
 /** A file of `lines` numbered TypeScript lines, about 40 characters each. */
 export function sourceFile(name: string, lines: number): string {
