@@ -42,7 +42,7 @@ export function packageFiles({ name, description, deps = [] }) {
   const title = fullName;
   return {
     'package.json': `${JSON.stringify(manifest, null, 2)}\n`,
-    'tsconfig.json': `${JSON.stringify({ extends: '../../tsconfig.base.json', include: ['src', '*.config.ts'] }, null, 2)}\n`,
+    'tsconfig.json': `${JSON.stringify({ extends: '../../tsconfig.base.json', include: ['src', 'bench', '*.config.ts'] }, null, 2)}\n`,
     'tsup.config.ts': "import { createTsupConfig } from '../../tools/tsup.preset.ts';\n\nexport default createTsupConfig();\n",
     'vitest.config.ts': "import { createVitestConfig } from '../../tools/vitest.preset.ts';\n\nexport default createVitestConfig();\n",
     'README.md': `# ${title}\n\n${description}\n\n\`\`\`sh\nnpm install ${fullName}\n\`\`\`\n\n## Example\n\n\`\`\`ts\nimport {} from '${fullName}';\n\`\`\`\n`,
