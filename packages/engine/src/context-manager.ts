@@ -349,6 +349,27 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     return issues.length > 0 ? `returned an invalid transcript (message ${issues[0]!.index} ${issues[0]!.field}: ${issues[0]!.problem})` : undefined;
   };
 
+  type Setting = Awaited<ReturnType<typeof decide>>;
+  type Compaction = Awaited<ReturnType<typeof compact>>;
+  /** The report of a prepare or a recover: what was measured and decided, and what a compaction did. */
+  const reportOf = (model: string, setting: Setting, measurement: Measurement, decision: PrepareReport['decision'], refill: boolean, result?: Compaction): PrepareReport => ({
+    model,
+    limits: setting.limits,
+    maxOutputTokens: setting.maxOutputTokens,
+    threshold: setting.threshold,
+    target: setting.target,
+    thresholdReason: setting.reason,
+    measurement,
+    compacted: result?.applied ?? false,
+    decision,
+    ...(result ? { after: result.after } : {}),
+    tiers: result?.tiers ?? [],
+    reinjected: result?.reinjected ?? [],
+    ...(result?.region ? { protectedRegion: result.region } : {}),
+    refill,
+    breaker: state.snapshot(),
+  });
+
   const prepare = async (messages: readonly Message[], prepareOptions: PrepareOptions = {}): Promise<PrepareResult> => {
     const issues = validator.check(messages);
     if (issues.length > 0) assertValidTranscript(messages, source);
@@ -359,20 +380,9 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     let measurement = meter.measure(messages, measureOptions);
     const observation = state.observe(measurement.total, setting.threshold);
     if (observation.refill) emit({ type: 'refill', model, tokens: measurement.total, threshold: setting.threshold, step: observation.step });
-    const base = {
-      model,
-      limits: setting.limits,
-      maxOutputTokens: setting.maxOutputTokens,
-      threshold: setting.threshold,
-      target: setting.target,
-      thresholdReason: setting.reason,
-      tiers: [] as TierReport[],
-      reinjected: [] as ReinjectedBlock[],
-      refill: observation.refill,
-    };
     const unchanged = (decision: PrepareReport['decision']): PrepareResult => {
       lastSent = { messages, tools };
-      return { messages, report: { ...base, measurement, compacted: false, decision, breaker: state.snapshot() } };
+      return { messages, report: reportOf(model, setting, measurement, decision, observation.refill) };
     };
     if (measurement.total <= setting.threshold) return unchanged('under-threshold');
     if (options.proactive === false) return unchanged('proactive-off');
@@ -386,20 +396,8 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     }
     const result = await compact(messages, { model, tools, target: setting.target, threshold: setting.threshold, trigger: 'threshold', signal: prepareOptions.signal });
     lastSent = { messages: result.messages, tools };
-    return {
-      messages: result.messages,
-      report: {
-        ...base,
-        measurement,
-        compacted: result.applied,
-        decision: result.applied && result.after < result.before ? 'compacted' : 'nothing-shrank',
-        after: result.after,
-        tiers: result.tiers,
-        reinjected: result.reinjected,
-        ...(result.region ? { protectedRegion: result.region } : {}),
-        breaker: state.snapshot(),
-      },
-    };
+    const decision = result.applied && result.after < result.before ? 'compacted' : 'nothing-shrank';
+    return { messages: result.messages, report: reportOf(model, setting, measurement, decision, observation.refill, result) };
   };
 
   const record: ContextManager['record'] = ({ model, usage, messageCount, messages }) => {
@@ -450,27 +448,11 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     }
     const setting = await decide(model, recoverOptions.signal);
     const tools = recoverOptions.tools ?? options.tools;
+    const measurement = meter.measure(messages, { ...(tools ? { tools } : {}), model });
     const result = await compact(messages, { model, tools, target: setting.target, threshold: setting.threshold, trigger: 'overflow', signal: recoverOptions.signal });
     recovered.set(result.messages, result.messages.length);
     lastSent = { messages: result.messages, tools };
-    const measurement = meter.measure(result.messages, { ...(tools ? { tools } : {}), model });
-    const report: PrepareReport = {
-      model,
-      limits: setting.limits,
-      maxOutputTokens: setting.maxOutputTokens,
-      threshold: setting.threshold,
-      target: setting.target,
-      thresholdReason: setting.reason,
-      measurement,
-      compacted: result.applied,
-      decision: 'forced',
-      after: result.after,
-      tiers: result.tiers,
-      reinjected: result.reinjected,
-      ...(result.region ? { protectedRegion: result.region } : {}),
-      refill: false,
-      breaker: state.snapshot(),
-    };
+    const report = reportOf(model, setting, measurement, 'forced', false, result);
     if (!result.applied || result.after >= result.before) {
       return done({ action: 'give-up', classification, report, reason: 'no tier could shrink the transcript' });
     }
