@@ -3,6 +3,8 @@
  * included), persisted; OpenAI-compatible usage, streamed or not; llama.cpp error classification; a summarizer.
  * @packageDocumentation
  */
+// Shared with the other local-server providers; kept here so imports from this package go on working.
+export { type CompatibleTimings, type CompatibleUsage, type LocalProvider, type LocalServerOptions, localDefaultContextWindow, openaiCompatibleUsage } from '@ctxkit/provider-utils';
 export { llamacppErrorRules } from './llamacpp-error-rules.ts';
 export { llamacppDefaultBaseURL, type LlamaCppProvider, type LlamaCppProviderOptions, llamacppProvider } from './llamacpp-provider.ts';
 export {
@@ -14,5 +16,3 @@ export {
   type LlamaCppWindowBasis,
   llamacppWindow,
 } from './llamacpp-window.ts';
-export { type LocalProvider, type LocalServerOptions, localDefaultContextWindow } from './local-provider.ts';
-export { type CompatibleTimings, type CompatibleUsage, openaiCompatibleUsage } from './openai-compatible.ts';

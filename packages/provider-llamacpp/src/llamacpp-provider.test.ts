@@ -5,10 +5,12 @@ import { join } from 'node:path';
 import { CtxkitError, type Message } from '@ctxkit/core';
 import { ProviderCallError, readJsonEvents, request, requestJson } from '@ctxkit/provider-utils';
 import { fileStore } from '@ctxkit/store';
+import { closeTestServers, fixtureReader, type RecordedRequest, refusedURL, sendJson, sendStream, startTestServer, type TestServer } from '@ctxkit/testkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fixture, fixtureJson, type LocalServer, type RecordedRequest, refusedURL, sendJson, sendStream, startServer } from './__fixtures__/local-server.ts';
 import { llamacppProvider } from './llamacpp-provider.ts';
 import type { LlamaCppModelsResponse, LlamaCppProps } from './llamacpp-window.ts';
+
+const { text: fixture, json: fixtureJson } = fixtureReader(import.meta.url);
 
 /** llama-server's default model id: the path given to -m. */
 const modelPath = '../models/Qwen3-8B-Q4_K_M.gguf';
@@ -21,15 +23,14 @@ interface LlamaState {
   chat?: (request: RecordedRequest, response: ServerResponse) => void | Promise<void>;
 }
 
-const servers: LocalServer[] = [];
 const folders: string[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await closeTestServers();
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-async function llamaServer(state: LlamaState): Promise<LocalServer> {
-  const server = await startServer(async (request, response) => {
+async function llamaServer(state: LlamaState): Promise<TestServer> {
+  const server = await startTestServer(async (request, response) => {
     if (request.path === '/v1/models') return sendJson(response, 200, state.models);
     if (request.path === '/props') {
       const answer = state.props[request.url.searchParams.get('model') ?? ''];
@@ -39,7 +40,6 @@ async function llamaServer(state: LlamaState): Promise<LocalServer> {
     if (request.path === '/v1/chat/completions' && state.chat) return state.chat(request, response);
     sendJson(response, 404, { error: { code: 404, message: 'File Not Found', type: 'not_found_error' } });
   });
-  servers.push(server);
   return server;
 }
 
@@ -107,9 +107,8 @@ describe('llamacppProvider: the window of the model serving the request', () => 
   });
 
   it('answers with the default on a refused connection, a hang, or a body that is not JSON, and reports why', async () => {
-    const hang = await startServer(() => undefined);
-    const garbled = await startServer((_request, response) => sendJson(response, 200, '{"default_generation_settings":{"n_ctx":'));
-    servers.push(hang, garbled);
+    const hang = await startTestServer(() => undefined);
+    const garbled = await startTestServer((_request, response) => sendJson(response, 200, '{"default_generation_settings":{"n_ctx":'));
     for (const [baseURL, failure] of [
       [await refusedURL(), 'offline'],
       [hang.url, 'timeout'],
@@ -125,7 +124,7 @@ describe('llamacppProvider: the window of the model serving the request', () => 
 
 describe('llamacppProvider: usage, errors and learned windows', () => {
   async function streamed(file: string): Promise<unknown[]> {
-    const server = await llamaServer({ ...singleModel(), chat: (_request, response) => sendStream(response, fixture(file).split(/(?<=\n\n)/), 'text/event-stream') });
+    const server = await llamaServer({ ...singleModel(), chat: (_request, response) => sendStream(response, fixture(file).split(/(?<=\n\n)/), { contentType: 'text/event-stream' }) });
     const { body } = await request(`${server.url}/v1/chat/completions`, { provider: 'llamacpp', body: { model: modelPath, messages: [], stream: true, stream_options: { include_usage: true } } });
     const chunks: unknown[] = [];
     for await (const event of readJsonEvents(body, { provider: 'llamacpp' })) chunks.push(event.data);
@@ -146,13 +145,12 @@ describe('llamacppProvider: usage, errors and learned windows', () => {
       '/unrouted': [400, fixture('error-router-model-not-found.json')],
     };
     const state = singleModel();
-    const server = await startServer((request, response) => {
+    const server = await startTestServer((request, response) => {
       if (request.path === '/v1/models') return sendJson(response, 200, state.models);
       if (request.path === '/props') return sendJson(response, 200, { default_generation_settings: { n_ctx: 16_384 } });
       const [status, body] = answers[request.path] ?? [500, '{}'];
       sendJson(response, status, body);
     });
-    servers.push(server);
     const llamacpp = llamacppProvider({ baseURL: server.url });
     const failure = (path: string) => requestJson(`${server.url}${path}`, { provider: 'llamacpp' }).catch((error: unknown) => error);
     expect(llamacpp.classifyError(await failure('/loading'))).toMatchObject({ kind: 'rate_limit', fallback: true, retryable: true });

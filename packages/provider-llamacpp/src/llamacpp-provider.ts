@@ -1,7 +1,6 @@
-import { createLocalProvider, type LocalProvider, type LocalServerOptions } from './local-provider.ts';
+import { completeWithChatCompletions, createLocalProvider, type LocalProvider, type LocalServerOptions, openaiCompatibleUsage } from '@ctxkit/provider-utils';
 import { llamacppErrorRules } from './llamacpp-error-rules.ts';
 import { discoverLlamaCppWindow } from './llamacpp-window.ts';
-import { completeWithChatCompletions, openaiCompatibleUsage } from './openai-compatible.ts';
 
 /** The address llama-server listens on by default. */
 export const llamacppDefaultBaseURL = 'http://127.0.0.1:8080';

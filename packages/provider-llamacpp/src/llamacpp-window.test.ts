@@ -1,6 +1,8 @@
+import { fixtureReader } from '@ctxkit/testkit';
 import { describe, expect, it } from 'vitest';
-import { fixtureJson } from './__fixtures__/local-server.ts';
 import { contextFromArguments, type LlamaCppModelsResponse, type LlamaCppProps, llamacppWindow } from './llamacpp-window.ts';
+
+const { json: fixtureJson } = fixtureReader(import.meta.url);
 
 const single = fixtureJson<LlamaCppModelsResponse>('v1-models-single.json').data?.[0];
 const router = fixtureJson<LlamaCppModelsResponse>('v1-models-router.json').data ?? [];

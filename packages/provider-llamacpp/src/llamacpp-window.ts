@@ -1,6 +1,5 @@
 import { CtxkitError } from '@ctxkit/core';
-import { type DiscoveredLimits, requestJson } from '@ctxkit/provider-utils';
-import type { DiscoveryContext } from './local-provider.ts';
+import { type LocalDiscoveredLimits, type LocalDiscoveryContext, requestJson } from '@ctxkit/provider-utils';
 
 /** The parts of llama-server's `GET /props` that say how long a request may be. */
 export interface LlamaCppProps {
@@ -105,12 +104,12 @@ export function llamacppWindow(input: { props?: LlamaCppProps | undefined; model
 /**
  * Asks llama-server for a model's window. One model (the usual `llama-server -m`): `/props`, which
  * serves whatever model name a request gives. Router mode (models listed with a `status`): the listed
- * model, and `/props?model=…&autoload=false` while it runs, so asking never loads a model. When only
- * arguments or a guess are left and a window was stored before, the stored one stands.
+ * model, and `/props?model=…&autoload=false` while it runs, so asking never loads a model. A window from
+ * the arguments or a guess is marked `tentative`: a window stored while the model ran then stands.
  * @throws ProviderCallError when the server cannot be reached; CtxkitError NOT_FOUND for a model a router does not list
  */
-export async function discoverLlamaCppWindow(context: DiscoveryContext): Promise<DiscoveredLimits | undefined> {
-  const call = { provider: context.provider, headers: context.headers, signal: context.signal, timeoutMs: context.requestTimeoutMs, ...(context.fetch ? { fetch: context.fetch } : {}) };
+export async function discoverLlamaCppWindow(context: LocalDiscoveryContext): Promise<LocalDiscoveredLimits | undefined> {
+  const { call } = context;
   let listed: LlamaCppModel[] | undefined;
   let listError: unknown;
   try {
@@ -142,9 +141,9 @@ export async function discoverLlamaCppWindow(context: DiscoveryContext): Promise
     }
   }
   const window = llamacppWindow({ props, model, defaultContextWindow: context.defaultContextWindow });
-  if ((window.basis === 'arguments' || window.basis === 'assumed') && context.stored) {
-    const { contextWindow, maxOutputTokens } = context.stored;
-    return { contextWindow, ...(maxOutputTokens ? { maxOutputTokens } : {}) };
-  }
-  return { contextWindow: window.contextWindow, ...(window.maxOutputTokens ? { maxOutputTokens: window.maxOutputTokens } : {}) };
+  return {
+    contextWindow: window.contextWindow,
+    ...(window.maxOutputTokens ? { maxOutputTokens: window.maxOutputTokens } : {}),
+    ...(window.basis === 'arguments' || window.basis === 'assumed' ? { tentative: true } : {}),
+  };
 }

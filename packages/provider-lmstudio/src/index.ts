@@ -3,7 +3,8 @@
  * OpenAI-compatible usage, streamed or not; LM Studio error classification; a summarizer.
  * @packageDocumentation
  */
-export { type LocalProvider, type LocalServerOptions, localDefaultContextWindow } from './local-provider.ts';
+// Shared with the other local-server providers; kept here so imports from this package go on working.
+export { type CompatibleTimings, type CompatibleUsage, type LocalProvider, type LocalServerOptions, localDefaultContextWindow, openaiCompatibleUsage } from '@ctxkit/provider-utils';
 export { lmstudioErrorRules } from './lmstudio-error-rules.ts';
 export { lmstudioDefaultBaseURL, type LmStudioProvider, type LmStudioProviderOptions, lmstudioProvider } from './lmstudio-provider.ts';
 export {
@@ -14,4 +15,3 @@ export {
   type LmStudioWindow,
   lmstudioWindow,
 } from './lmstudio-window.ts';
-export { type CompatibleTimings, type CompatibleUsage, openaiCompatibleUsage } from './openai-compatible.ts';

@@ -5,10 +5,12 @@ import { join } from 'node:path';
 import { CtxkitError, type Message } from '@ctxkit/core';
 import { ProviderCallError, readJsonEvents, request, requestJson } from '@ctxkit/provider-utils';
 import { fileStore } from '@ctxkit/store';
+import { closeTestServers, fixtureReader, type RecordedRequest, refusedURL, sendJson, sendStream, startTestServer, type TestServer } from '@ctxkit/testkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fixture, fixtureJson, type LocalServer, type RecordedRequest, refusedURL, sendJson, sendStream, startServer } from './__fixtures__/local-server.ts';
 import { lmstudioProvider } from './lmstudio-provider.ts';
 import type { LmStudioModel, LmStudioModelsResponse } from './lmstudio-window.ts';
+
+const { text: fixture, json: fixtureJson } = fixtureReader(import.meta.url);
 
 interface LmStudioState {
   models: LmStudioModel[];
@@ -17,21 +19,19 @@ interface LmStudioState {
   chat?: (request: RecordedRequest, response: ServerResponse) => void | Promise<void>;
 }
 
-const servers: LocalServer[] = [];
 const folders: string[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await closeTestServers();
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-async function lmstudioServer(state: LmStudioState): Promise<LocalServer> {
-  const server = await startServer(async (request, response) => {
+async function lmstudioServer(state: LmStudioState): Promise<TestServer> {
+  const server = await startTestServer(async (request, response) => {
     if (request.path === '/api/v0/models' && state.v0 !== false) return sendJson(response, 200, { object: 'list', data: state.models });
     if (request.path === '/api/v1/models') return sendJson(response, 200, fixture('api-v1-models.json'));
     if (request.path === '/v1/chat/completions' && state.chat) return state.chat(request, response);
     sendJson(response, 404, { error: `Unexpected endpoint or method. (${request.method} ${request.path})` });
   });
-  servers.push(server);
   return server;
 }
 
@@ -102,9 +102,8 @@ describe('lmstudioProvider: the window of the model serving the request', () => 
   });
 
   it('answers with the default on a refused connection, a hang, or a body that is not JSON, and reports why', async () => {
-    const hang = await startServer(() => undefined);
-    const garbled = await startServer((_request, response) => sendJson(response, 200, '{"object":"list","data":[{"id":"qwen3-8b",'));
-    servers.push(hang, garbled);
+    const hang = await startTestServer(() => undefined);
+    const garbled = await startTestServer((_request, response) => sendJson(response, 200, '{"object":"list","data":[{"id":"qwen3-8b",'));
     for (const [baseURL, failure] of [
       [await refusedURL(), 'offline'],
       [hang.url, 'timeout'],
@@ -120,7 +119,7 @@ describe('lmstudioProvider: the window of the model serving the request', () => 
 
 describe('lmstudioProvider: usage, errors and learned windows', () => {
   it('reads usage from a real SSE stream with include_usage: the last chunk', async () => {
-    const server = await lmstudioServer({ models: listed(), chat: (_request, response) => sendStream(response, fixture('chat-stream.sse').split(/(?<=\n\n)/), 'text/event-stream') });
+    const server = await lmstudioServer({ models: listed(), chat: (_request, response) => sendStream(response, fixture('chat-stream.sse').split(/(?<=\n\n)/), { contentType: 'text/event-stream' }) });
     const lmstudio = lmstudioProvider({ baseURL: server.url });
     const { body } = await request(`${server.url}/v1/chat/completions`, {
       provider: 'lmstudio',
@@ -139,12 +138,11 @@ describe('lmstudioProvider: usage, errors and learned windows', () => {
       '/n-keep': [400, fixture('error-n-keep.json')],
       '/none-loaded': [404, fixture('error-no-models-loaded.json')],
     };
-    const server = await startServer((request, response) => {
+    const server = await startTestServer((request, response) => {
       if (request.path === '/api/v0/models') return sendJson(response, 200, { data: listed() });
       const [status, body] = answers[request.path] ?? [500, '{}'];
       sendJson(response, status, body);
     });
-    servers.push(server);
     const lmstudio = lmstudioProvider({ baseURL: server.url });
     const failure = (path: string) => requestJson(`${server.url}${path}`, { provider: 'lmstudio' }).catch((error: unknown) => error);
     expect(lmstudio.classifyError(await failure('/n-keep'))).toMatchObject({ kind: 'context_overflow', reportedTokens: 13_055, limitTokens: 4096, fallback: false });

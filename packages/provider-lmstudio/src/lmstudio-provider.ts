@@ -1,8 +1,7 @@
 import { CtxkitError } from '@ctxkit/core';
-import { createLocalProvider, type LocalProvider, type LocalServerOptions } from './local-provider.ts';
+import { completeWithChatCompletions, createLocalProvider, type LocalProvider, type LocalServerOptions, openaiCompatibleUsage } from '@ctxkit/provider-utils';
 import { lmstudioErrorRules } from './lmstudio-error-rules.ts';
 import { discoverLmStudioWindow } from './lmstudio-window.ts';
-import { completeWithChatCompletions, openaiCompatibleUsage } from './openai-compatible.ts';
 
 /** The address LM Studio's server listens on by default. */
 export const lmstudioDefaultBaseURL = 'http://127.0.0.1:1234';

@@ -1,6 +1,8 @@
+import { fixtureReader } from '@ctxkit/testkit';
 import { describe, expect, it } from 'vitest';
-import { fixtureJson } from './__fixtures__/local-server.ts';
 import { type LmStudioModelsResponse, type LmStudioV1ModelsResponse, lmstudioWindow } from './lmstudio-window.ts';
+
+const { json: fixtureJson } = fixtureReader(import.meta.url);
 
 const v0 = fixtureJson<LmStudioModelsResponse>('api-v0-models.json');
 const v1 = fixtureJson<LmStudioV1ModelsResponse>('api-v1-models.json');

@@ -1,6 +1,5 @@
 import { CtxkitError } from '@ctxkit/core';
-import { type DiscoveredLimits, ProviderCallError, requestJson } from '@ctxkit/provider-utils';
-import type { DiscoveryContext } from './local-provider.ts';
+import { type LocalDiscoveredLimits, type LocalDiscoveryContext, ProviderCallError, requestJson } from '@ctxkit/provider-utils';
 
 /** One model of LM Studio's `GET /api/v0/models`. */
 export interface LmStudioModel {
@@ -115,12 +114,12 @@ function listedIds(models: LmStudioModelsResponse | LmStudioV1ModelsResponse): s
 
 /**
  * Asks LM Studio for a model's window: `GET /api/v0/models`, or `/api/v1/models` where v0 is gone.
- * When the model is not loaded and a window was stored before, the stored one stands: it was seen while
- * the model was loaded, and the settings a just-in-time load uses are not visible from outside.
+ * A model not loaded gets the just-in-time context, marked `tentative`: a window stored while it was
+ * loaded then stands, since the settings a just-in-time load uses are not visible from outside.
  * @throws ProviderCallError when the server cannot be reached; CtxkitError NOT_FOUND for a model it does not list
  */
-export async function discoverLmStudioWindow(context: DiscoveryContext & { unloadedContextLength?: number | undefined }): Promise<DiscoveredLimits | undefined> {
-  const call = { provider: context.provider, headers: context.headers, signal: context.signal, timeoutMs: context.requestTimeoutMs, ...(context.fetch ? { fetch: context.fetch } : {}) };
+export async function discoverLmStudioWindow(context: LocalDiscoveryContext & { unloadedContextLength?: number | undefined }): Promise<LocalDiscoveredLimits | undefined> {
+  const { call } = context;
   let models: LmStudioModelsResponse | LmStudioV1ModelsResponse;
   try {
     models = await requestJson<LmStudioModelsResponse>(`${context.root}/api/v0/models`, call);
@@ -132,9 +131,5 @@ export async function discoverLmStudioWindow(context: DiscoveryContext & { unloa
   if (!window) {
     throw new CtxkitError({ code: 'NOT_FOUND', source: context.provider, message: `${context.root} lists no model ${JSON.stringify(context.model)} (it lists: ${listedIds(models)})` });
   }
-  if (window.basis === 'not-loaded' && context.stored) {
-    const { contextWindow, maxOutputTokens } = context.stored;
-    return { contextWindow, ...(maxOutputTokens ? { maxOutputTokens } : {}) };
-  }
-  return { contextWindow: window.contextWindow };
+  return { contextWindow: window.contextWindow, ...(window.basis === 'not-loaded' ? { tentative: true } : {}) };
 }

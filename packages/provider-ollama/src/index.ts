@@ -3,7 +3,8 @@
  * prompt_eval_count usage, streamed or not; Ollama error classification; a summarizer on /api/chat.
  * @packageDocumentation
  */
-export { type LocalProvider, type LocalServerOptions, localDefaultContextWindow } from './local-provider.ts';
+// Shared with the other local-server providers; kept here so imports from this package go on working.
+export { type LocalProvider, type LocalServerOptions, localDefaultContextWindow } from '@ctxkit/provider-utils';
 export { ollamaErrorRules } from './ollama-error-rules.ts';
 export { ollamaDefaultBaseURL, type OllamaProvider, type OllamaProviderOptions, ollamaProvider } from './ollama-provider.ts';
 export { type OllamaFinalChunk, ollamaUsage } from './ollama-usage.ts';

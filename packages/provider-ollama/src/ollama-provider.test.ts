@@ -5,10 +5,12 @@ import { CtxkitError, type Message } from '@ctxkit/core';
 import { ProviderCallError, readJsonLines, request, requestJson, withFallback } from '@ctxkit/provider-utils';
 import { fileStore } from '@ctxkit/store';
 import { compactionThreshold } from '@ctxkit/threshold';
+import { closeTestServers, fixtureReader, type RecordedRequest, refusedURL, sendJson, sendStream, startTestServer, type TestServer } from '@ctxkit/testkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fixture, fixtureJson, type LocalServer, type RecordedRequest, refusedURL, sendJson, sendStream, startServer } from './__fixtures__/local-server.ts';
 import { ollamaProvider } from './ollama-provider.ts';
 import { normalizeOllamaModel, type OllamaShowResponse } from './ollama-window.ts';
+
+const { text: fixture, json: fixtureJson } = fixtureReader(import.meta.url);
 
 /** What the fake Ollama knows: models on disk, models loaded, and how /api/chat answers. */
 interface OllamaState {
@@ -19,15 +21,14 @@ interface OllamaState {
   gate?: Promise<void>;
 }
 
-const servers: LocalServer[] = [];
 const folders: string[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await closeTestServers();
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-async function ollamaServer(state: OllamaState): Promise<LocalServer> {
-  const server = await startServer(async (request, response) => {
+async function ollamaServer(state: OllamaState): Promise<TestServer> {
+  const server = await startTestServer(async (request, response) => {
     if (request.path === '/api/show' || request.path === '/api/ps') await state.gate;
     if (request.method === 'POST' && request.path === '/api/show') {
       const { model } = JSON.parse(request.body) as { model: string };
@@ -40,7 +41,6 @@ async function ollamaServer(state: OllamaState): Promise<LocalServer> {
     if (request.method === 'POST' && request.path === '/api/chat' && state.chat) return state.chat(request, response);
     sendJson(response, 404, '404 page not found');
   });
-  servers.push(server);
   return server;
 }
 
@@ -161,8 +161,7 @@ describe('ollamaProvider: the window of the model serving the request', () => {
   });
 
   it('does not hang on a server that accepts the connection and never answers', async () => {
-    const server = await startServer(() => undefined);
-    servers.push(server);
+    const server = await startTestServer(() => undefined);
     const errors: unknown[] = [];
     const ollama = ollamaProvider({ baseURL: server.url, discoveryTimeoutMs: 50, requestTimeoutMs: 200, onError: (error) => errors.push(error) });
     expect(await ollama.contextWindow('qwen3:8b')).toEqual({ contextWindow: 4096, source: 'default' });
@@ -170,8 +169,7 @@ describe('ollamaProvider: the window of the model serving the request', () => {
   });
 
   it('treats a /api/show body that is not JSON as a failed discovery, not as a window', async () => {
-    const server = await startServer((request, response) => sendJson(response, 200, request.path === '/api/ps' ? '{"models":[' : '{"model_info": {"general.architecture": "qwen3",'));
-    servers.push(server);
+    const server = await startTestServer((request, response) => sendJson(response, 200, request.path === '/api/ps' ? '{"models":[' : '{"model_info": {"general.architecture": "qwen3",'));
     const errors: unknown[] = [];
     const ollama = ollamaProvider({ baseURL: server.url, onError: (error) => errors.push(error) });
     expect(await ollama.contextWindow('qwen3:8b')).toEqual({ contextWindow: 4096, source: 'default' });
@@ -211,7 +209,7 @@ describe('ollamaProvider: the window of the model serving the request', () => {
 
 describe('ollamaProvider: usage, errors and learned windows', () => {
   it('reads usage from a real streamed /api/chat: the final done line', async () => {
-    const server = await ollamaServer({ show: onDisk, loaded: [], chat: (_request, response) => sendStream(response, fixture('chat-stream.ndjson').split(/(?<=\n)/), 'application/x-ndjson') });
+    const server = await ollamaServer({ show: onDisk, loaded: [], chat: (_request, response) => sendStream(response, fixture('chat-stream.ndjson').split(/(?<=\n)/), { contentType: 'application/x-ndjson' }) });
     const ollama = ollamaProvider({ baseURL: server.url });
     const { body } = await request(`${server.url}/api/chat`, { provider: 'ollama', body: { model: 'qwen3:8b', messages: [{ role: 'user', content: 'hi' }] } });
     const chunks: unknown[] = [];
@@ -227,11 +225,10 @@ describe('ollamaProvider: usage, errors and learned windows', () => {
       '/busy': [503, fixture('error-server-busy.json')],
       '/long': [400, fixture('error-prompt-too-long.json')],
     };
-    const server = await startServer((request, response) => {
+    const server = await startTestServer((request, response) => {
       const [status, body] = answers[request.path] ?? [500, '{}'];
       sendJson(response, status, body);
     });
-    servers.push(server);
     const ollama = ollamaProvider({ baseURL: server.url });
     const classify = async (path: string) => ollama.classifyError(await requestJson(`${server.url}${path}`, { provider: 'ollama' }).catch((error: unknown) => error));
     expect(await classify('/missing')).toMatchObject({ kind: 'other', fallback: true, retryable: false, status: 404 });
@@ -241,7 +238,7 @@ describe('ollamaProvider: usage, errors and learned windows', () => {
 
   it('classifies an error line inside a 200 stream as a failed server, for the next provider to take over', async () => {
     const lines = ['{"model":"qwen3:8b","message":{"role":"assistant","content":"The"},"done":false}\n', '{"error":"an error was encountered while running the model: unexpected EOF"}\n'];
-    const server = await ollamaServer({ show: onDisk, loaded: [], chat: (_request, response) => sendStream(response, lines, 'application/x-ndjson') });
+    const server = await ollamaServer({ show: onDisk, loaded: [], chat: (_request, response) => sendStream(response, lines, { contentType: 'application/x-ndjson' }) });
     const ollama = ollamaProvider({ baseURL: server.url });
     const { body } = await request(`${server.url}/api/chat`, { provider: 'ollama', body: { model: 'qwen3:8b', messages: [] } });
     const chunks: unknown[] = [];

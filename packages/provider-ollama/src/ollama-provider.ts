@@ -1,6 +1,5 @@
 import { CtxkitError } from '@ctxkit/core';
-import { requestJson } from '@ctxkit/provider-utils';
-import { type CompletionContext, createLocalProvider, type LocalProvider, type LocalServerOptions } from './local-provider.ts';
+import { createLocalProvider, type LocalCompletionContext, type LocalProvider, type LocalServerOptions, requestJson } from '@ctxkit/provider-utils';
 import { ollamaErrorRules } from './ollama-error-rules.ts';
 import { ollamaUsage } from './ollama-usage.ts';
 import { discoverOllamaWindow } from './ollama-window.ts';
@@ -26,7 +25,7 @@ interface OllamaChatResponse {
   error?: string;
 }
 
-async function completeWithOllama(context: CompletionContext, numCtx: number | undefined): Promise<string> {
+async function completeWithOllama(context: LocalCompletionContext, numCtx: number | undefined): Promise<string> {
   const { request } = context;
   const options = {
     ...(request.maxOutputTokens === undefined ? {} : { num_predict: request.maxOutputTokens }),
@@ -34,11 +33,7 @@ async function completeWithOllama(context: CompletionContext, numCtx: number | u
   };
   const url = `${context.root}/api/chat`;
   const body = await requestJson<OllamaChatResponse>(url, {
-    provider: context.provider,
-    headers: context.headers,
-    signal: request.signal,
-    timeoutMs: context.timeoutMs,
-    ...(context.fetch ? { fetch: context.fetch } : {}),
+    ...context.call,
     body: {
       model: context.model,
       messages: [

@@ -1,6 +1,8 @@
+import { fixtureReader } from '@ctxkit/testkit';
 import { describe, expect, it } from 'vitest';
-import { fixture, fixtureJson } from './__fixtures__/local-server.ts';
 import { ollamaUsage } from './ollama-usage.ts';
+
+const { text: fixture, json: fixtureJson } = fixtureReader(import.meta.url);
 
 const streamText = fixture('chat-stream.ndjson');
 const chunks = streamText.trim().split('\n').map((line) => JSON.parse(line) as unknown);

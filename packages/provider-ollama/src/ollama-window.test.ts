@@ -1,6 +1,8 @@
+import { fixtureReader } from '@ctxkit/testkit';
 import { describe, expect, it } from 'vitest';
-import { fixtureJson } from './__fixtures__/local-server.ts';
 import { modelfileParameter, normalizeOllamaModel, type OllamaPsResponse, type OllamaShowResponse, ollamaWindow, trainedContextLength } from './ollama-window.ts';
+
+const { json: fixtureJson } = fixtureReader(import.meta.url);
 
 const qwen3 = fixtureJson<OllamaShowResponse>('api-show-qwen3.json');
 const agentLlama = fixtureJson<OllamaShowResponse>('api-show-llama-modelfile.json');

@@ -1,6 +1,5 @@
 import { CtxkitError } from '@ctxkit/core';
-import { type DiscoveredLimits, requestJson } from '@ctxkit/provider-utils';
-import type { DiscoveryContext } from './local-provider.ts';
+import { type LocalDiscoveredLimits, type LocalDiscoveryContext, requestJson } from '@ctxkit/provider-utils';
 
 /** The parts of Ollama's `POST /api/show` answer that say how long a model's context is. */
 export interface OllamaShowResponse {
@@ -123,13 +122,13 @@ export function ollamaWindow(input: OllamaWindowInput): OllamaWindow | undefined
 }
 
 /**
- * Asks an Ollama server (`POST /api/show` and `GET /api/ps`, together) for a model's window. When the
- * model is not loaded and a window was stored before, the stored one stands: a value seen while the
- * model was loaded beats a setting or a default (the server's `OLLAMA_CONTEXT_LENGTH` is invisible until then).
+ * Asks an Ollama server (`POST /api/show` and `GET /api/ps`, together) for a model's window. A model
+ * not loaded gets its Modelfile setting or the server default, marked `tentative`: a window stored while
+ * it was loaded then stands (the server's `OLLAMA_CONTEXT_LENGTH` is invisible until it loads).
  * @throws ProviderCallError when the server cannot be reached or does not know the model
  */
-export async function discoverOllamaWindow(context: DiscoveryContext & { numCtx?: number | undefined }): Promise<DiscoveredLimits | undefined> {
-  const call = { provider: context.provider, headers: context.headers, signal: context.signal, timeoutMs: context.requestTimeoutMs, ...(context.fetch ? { fetch: context.fetch } : {}) };
+export async function discoverOllamaWindow(context: LocalDiscoveryContext & { numCtx?: number | undefined }): Promise<LocalDiscoveredLimits | undefined> {
+  const { call } = context;
   const [show, running] = await Promise.allSettled([
     requestJson<OllamaShowResponse>(`${context.root}/api/show`, { ...call, method: 'POST', body: { model: context.model } }),
     requestJson<OllamaPsResponse>(`${context.root}/api/ps`, call),
@@ -146,10 +145,10 @@ export async function discoverOllamaWindow(context: DiscoveryContext & { numCtx?
     if (failure) throw failure;
     throw new CtxkitError({ code: 'NOT_FOUND', source: context.provider, message: `${context.root} knows no model ${JSON.stringify(context.model)}` });
   }
-  if ((window.basis === 'modelfile' || window.basis === 'server-default') && context.stored) {
-    const { contextWindow, maxOutputTokens } = context.stored;
-    return { contextWindow, ...(maxOutputTokens ? { maxOutputTokens } : {}) };
-  }
-  return { contextWindow: window.contextWindow, ...(window.maxOutputTokens ? { maxOutputTokens: window.maxOutputTokens } : {}) };
+  return {
+    contextWindow: window.contextWindow,
+    ...(window.maxOutputTokens ? { maxOutputTokens: window.maxOutputTokens } : {}),
+    ...(window.basis === 'modelfile' || window.basis === 'server-default' ? { tentative: true } : {}),
+  };
 }
 

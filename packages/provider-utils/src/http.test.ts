@@ -1,15 +1,11 @@
+import { closeTestServers, refusedURL, sendJson, sendStream, startTestServer } from '@ctxkit/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closedPortUrl, sendChunks, sendJson, startServer, type TestServer } from './__fixtures__/test-server.ts';
 import { classifyError } from './classify-error.ts';
 import { request, requestJson } from './http.ts';
 import { ProviderCallError } from './provider-call-error.ts';
 import { readJsonEvents } from './stream-reader.ts';
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+afterEach(closeTestServers);
 
 async function failure(promise: Promise<unknown>): Promise<ProviderCallError> {
   const error = await promise.then(
@@ -22,17 +18,17 @@ async function failure(promise: Promise<unknown>): Promise<ProviderCallError> {
 
 describe('requestJson', () => {
   it('sends JSON and returns the parsed answer', async () => {
-    server = await startServer((_request, response) => sendJson(response, 200, { data: [{ id: 'm' }] }));
+    const server = await startTestServer((_request, response) => sendJson(response, 200, { data: [{ id: 'm' }] }));
     const answer = await requestJson<{ data: { id: string }[] }>(`${server.url}/v1/models`, { provider: 'test', body: { a: 1 }, headers: { authorization: 'Bearer k', skipped: undefined } });
     expect(answer.data[0]?.id).toBe('m');
-    expect(server.requests[0]).toMatchObject({ method: 'POST', path: '/v1/models', body: { a: 1 } });
+    expect(server.requests[0]).toMatchObject({ method: 'POST', path: '/v1/models', json: { a: 1 } });
     expect(server.requests[0]?.headers.authorization).toBe('Bearer k');
     expect(server.requests[0]?.headers).not.toHaveProperty('skipped');
   });
 
   it('turns an HTTP error into a typed error with status, body and headers, classified by its body', async () => {
     const body = '{"error":{"message":"Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29937, Requested 385. Please try again in 644ms.","code":"rate_limit_exceeded"}}';
-    server = await startServer((_request, response) => sendJson(response, 429, body, { 'retry-after-ms': '700' }));
+    const server = await startTestServer((_request, response) => sendJson(response, 429, body, { 'retry-after-ms': '700' }));
     const error = await failure(requestJson(`${server.url}/v1/chat/completions`, { provider: 'openai', body: {} }));
     expect(error).toMatchObject({ code: 'PROVIDER_ERROR', failure: 'http', status: 429, body, provider: 'openai', retryable: true });
     expect(error.message).toMatch(/^\[ctxkit:openai\] http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions answered 429: /);
@@ -40,7 +36,7 @@ describe('requestJson', () => {
   });
 
   it('reports connection refused as offline, naming the URL', async () => {
-    const url = await closedPortUrl();
+    const url = await refusedURL();
     const error = await failure(requestJson(`${url}/v1/models`, { provider: 'vllm' }));
     expect(error).toMatchObject({ failure: 'offline', code: 'PROVIDER_ERROR' });
     expect(error.message).toContain(`cannot reach ${url}/v1/models: ECONNREFUSED`);
@@ -48,7 +44,7 @@ describe('requestJson', () => {
   });
 
   it('gives up on a server that never answers, with code TIMEOUT', async () => {
-    server = await startServer(() => undefined);
+    const server = await startTestServer(() => undefined);
     const error = await failure(requestJson(`${server.url}/slow`, { provider: 'test', timeoutMs: 150 }));
     expect(error).toMatchObject({ failure: 'timeout', code: 'TIMEOUT' });
     expect(error.message).toContain('did not answer within 150 ms');
@@ -56,7 +52,7 @@ describe('requestJson', () => {
   });
 
   it('times out a body that stops half way', async () => {
-    server = await startServer((_request, response) => {
+    const server = await startTestServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.write('{"data": [');
     });
@@ -65,7 +61,7 @@ describe('requestJson', () => {
   });
 
   it('rejects a 200 whose body is not JSON, quoting it', async () => {
-    server = await startServer((_request, response) => sendJson(response, 200, '<html>502 Bad Gateway</html>'));
+    const server = await startTestServer((_request, response) => sendJson(response, 200, '<html>502 Bad Gateway</html>'));
     const error = await failure(requestJson(`${server.url}/`, { provider: 'test' }));
     expect(error).toMatchObject({ failure: 'malformed', status: 200, body: '<html>502 Bad Gateway</html>' });
     expect(error.message).toContain('body that is not JSON: <html>502 Bad Gateway</html>');
@@ -73,7 +69,7 @@ describe('requestJson', () => {
   });
 
   it('stops at once when the caller aborts, with code ABORTED and no fallback', async () => {
-    server = await startServer(() => undefined);
+    const server = await startTestServer(() => undefined);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 20);
     const error = await failure(requestJson(`${server.url}/`, { provider: 'test', signal: controller.signal, timeoutMs: 10_000 }));
@@ -84,7 +80,7 @@ describe('requestJson', () => {
 
 describe('request (streams)', () => {
   it('streams a body and times out a stream that stalls', async () => {
-    server = await startServer(async (_request, response) => {
+    const server = await startTestServer(async (_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       response.write('data: {"n":1}\n\n');
       // then nothing: a stalled stream
@@ -99,7 +95,7 @@ describe('request (streams)', () => {
   });
 
   it('reports HTTP errors before the stream starts', async () => {
-    server = await startServer((_request, response) => sendChunks(response, 503, ['{"error":{"message":"The model is overloaded."}}'], 'application/json'));
+    const server = await startTestServer((_request, response) => sendStream(response, ['{"error":{"message":"The model is overloaded."}}'], { status: 503, contentType: 'application/json' }));
     const error = await failure(request(`${server.url}/`, { provider: 'gemini', body: {} }));
     expect(classifyError(error)).toMatchObject({ kind: 'rate_limit', status: 503 });
   });

@@ -1,6 +1,7 @@
 /**
  * Shared base of the ctxkit provider adapters: HTTP JSON and stream helpers with typed errors, error
- * classification, the window cache, the fallback chain and the summarizer helper.
+ * classification, the window cache, the fallback chain, the summarizer helper, and the hosted-API and
+ * local-server provider bases.
  * @packageDocumentation
  */
 export { apiKeyFrom, trimBaseURL } from './api-key.ts';
@@ -30,7 +31,25 @@ export {
   type FallbackTarget,
   withFallback,
 } from './fallback-chain.ts';
+export {
+  createHostedProvider,
+  type HostedCompletionContext,
+  type HostedDiscoveryContext,
+  type HostedProviderOptions,
+  type HostedProviderSpec,
+} from './hosted-provider.ts';
 export { defaultRequestTimeoutMs, isOfflineCode, networkErrorCode, type OpenResponse, request, type RequestOptions, requestJson } from './http.ts';
+export {
+  createLocalProvider,
+  type LocalCompletionContext,
+  type LocalDiscoveredLimits,
+  type LocalDiscoveryContext,
+  type LocalProvider,
+  type LocalProviderSpec,
+  type LocalServerOptions,
+  localDefaultContextWindow,
+  serverRoot,
+} from './local-provider.ts';
 export {
   type CatalogLimits,
   type CatalogLookup,
@@ -39,6 +58,7 @@ export {
   type ModelsDevProvider,
   modelCatalog,
 } from './model-catalog.ts';
+export { type CompatibleTimings, type CompatibleUsage, completeWithChatCompletions, openaiCompatibleUsage } from './openai-compatible.ts';
 export {
   type CtxkitProvider,
   createProviderPlugin,
@@ -47,6 +67,7 @@ export {
 } from './provider-plugin.ts';
 export { ProviderCallError, type ProviderCallErrorOptions, type ProviderCallFailure } from './provider-call-error.ts';
 export { headerValue, parseDuration, retryAfterMs } from './retry-after.ts';
+export { stripThinking } from './strip-thinking.ts';
 export {
   type JsonStreamOptions,
   readJsonEvents,
@@ -59,6 +80,7 @@ export {
   createWindowCache,
   type DiscoveredLimits,
   type DiscoverLimits,
+  type DiscoverOptions,
   type StoredWindow,
   type WindowCache,
   type WindowCacheOptions,

@@ -44,6 +44,23 @@ describe('createProviderPlugin', () => {
     expect(await provider.contextWindow('other')).toEqual({ contextWindow: 8_192, source: 'learned' });
   });
 
+  it('learns in the background when classifyError is told the model, as the engine does', async () => {
+    const provider = make();
+    const overflow = { status: 400, body: 'prompt is too long: 9000 tokens > 8192 maximum' };
+    expect(provider.classifyError(overflow)).toMatchObject({ kind: 'context_overflow', limitTokens: 8_192 });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await provider.contextWindow('other')).toEqual({ contextWindow: 32_768, source: 'default' });
+    expect(provider.classifyError(overflow, { model: 'other' })).toMatchObject({ kind: 'context_overflow', provider: 'host' });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await provider.contextWindow('other')).toEqual({ contextWindow: 8_192, source: 'learned' });
+  });
+
+  it('refuses an id that would mix up store records or summarizer ids', () => {
+    for (const id of ['', 'two words', 'a:b', '../x']) {
+      expect(() => createProviderPlugin({ id, windows: {}, usage: () => undefined })).toThrow(`[ctxkit:provider-utils] id must be a name of letters, digits, '.', '_' or '-', got ${JSON.stringify(id)}`);
+    }
+  });
+
   it('makes a summarizer per model, with the window once known', async () => {
     const summarizer = make().summarizer('known');
     expect(summarizer.id).toBe('host:known');
@@ -61,5 +78,15 @@ describe('apiKeyFrom', () => {
     expect(apiKeyFrom(undefined, 'CTXKIT_TEST_KEY', 'p')).toBe('from-env');
     delete process.env.CTXKIT_TEST_KEY;
     expect(() => apiKeyFrom(undefined, 'CTXKIT_TEST_KEY', 'p')).toThrow('[ctxkit:p] no API key: pass apiKey or set CTXKIT_TEST_KEY');
+  });
+
+  it('reads the variables in order, and names all of them when none is set', () => {
+    process.env.CTXKIT_TEST_OTHER_KEY = 'second';
+    expect(apiKeyFrom(undefined, ['CTXKIT_TEST_KEY', 'CTXKIT_TEST_OTHER_KEY'], 'p')).toBe('second');
+    process.env.CTXKIT_TEST_KEY = 'first';
+    expect(apiKeyFrom(undefined, ['CTXKIT_TEST_KEY', 'CTXKIT_TEST_OTHER_KEY'], 'p')).toBe('first');
+    delete process.env.CTXKIT_TEST_KEY;
+    delete process.env.CTXKIT_TEST_OTHER_KEY;
+    expect(() => apiKeyFrom(undefined, ['CTXKIT_TEST_KEY', 'CTXKIT_TEST_OTHER_KEY'], 'p')).toThrow('[ctxkit:p] no API key: pass apiKey or set CTXKIT_TEST_KEY (or CTXKIT_TEST_OTHER_KEY)');
   });
 });

@@ -29,13 +29,25 @@ export interface CtxkitProvider<Id extends string = string> extends ProviderPlug
   /** The windows of this provider's models, per model: resolve, learn, remember, refresh, forget. */
   readonly windows: WindowCache;
   /**
-   * What an error means. Pass `{ status, body, headers, model }` (or an error with a `model` field) and an
-   * overflow that states the real limit also updates the stored window of that model.
+   * What an error means. An overflow that states the real limit also updates the stored window of the
+   * model, when the model is known: pass `{ model }` as the context (the engine does), or an error
+   * carrying a `model` field. The learning is stored in the background.
    */
-  classifyError(error: unknown): ProviderErrorClassification;
+  classifyError(error: unknown, context?: { model?: string }): ProviderErrorClassification;
   /** Classifies an error from a call to `model` and, for an overflow stating the limit, learns that window. */
   learnFromError(model: string, error: unknown): Promise<{ classification: ProviderErrorClassification; limits?: ModelLimits }>;
   summarizer(model: string, options?: ProviderSummarizerOptions): SummarizerPlugin<`${Id}:${string}`>;
+}
+
+/**
+ * Checks a provider id: a name of letters, digits, `.`, `_` or `-`. Ids name the store namespace of the
+ * windows and prefix summarizer ids (`ollama:qwen3:8b`), so a `:` or `/` in one would mix records up.
+ * @throws CtxkitError INVALID_ARGUMENT, with `source` as the message's source
+ */
+export function checkProviderId(id: unknown, source: string): void {
+  if (typeof id !== 'string' || !/^[a-z0-9][a-z0-9._-]*$/i.test(id)) {
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `id must be a name of letters, digits, '.', '_' or '-', got ${JSON.stringify(id)}` });
+  }
 }
 
 function modelOf(error: unknown): string | undefined {
@@ -47,6 +59,7 @@ function modelOf(error: unknown): string | undefined {
  * Builds a provider plugin from its parts: windows per (provider, model) through a window cache,
  * usage, error classification with window learning, and a summarizer over one completion call.
  * What every `@ctxkit/provider-*` package is made of; a third-party provider can use it too.
+ * @throws CtxkitError INVALID_ARGUMENT for an id that is not a name of letters, digits, `.`, `_` or `-`
  * @example
  * ```ts
  * const provider = createProviderPlugin({
@@ -58,6 +71,7 @@ function modelOf(error: unknown): string | undefined {
  * ```
  */
 export function createProviderPlugin<Id extends string>(options: ProviderPluginOptions<Id>): CtxkitProvider<Id> {
+  checkProviderId(options.id, 'provider-utils');
   const windows = createWindowCache({ ...options.windows, provider: options.windows.provider ?? options.id });
   const rules = options.rules ?? [];
   const classify = (error: unknown) => classifyError(error, { provider: options.id, rules });
@@ -79,9 +93,9 @@ export function createProviderPlugin<Id extends string>(options: ProviderPluginO
         return undefined;
       }
     },
-    classifyError(error) {
+    classifyError(error, context = {}) {
       const classification = classify(error);
-      const model = modelOf(error);
+      const model = context.model || modelOf(error);
       // Learning is persisted in the background: classification is synchronous by contract.
       if (model) void learn(model, classification).catch(() => undefined);
       return classification;

@@ -1,14 +1,10 @@
+import { closeTestServers, sendStream, startTestServer } from '@ctxkit/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sendChunks, startServer, type TestServer } from './__fixtures__/test-server.ts';
 import { request } from './http.ts';
 import { ProviderCallError } from './provider-call-error.ts';
 import { readJsonEvents, readJsonLines, readServerSentEvents } from './stream-reader.ts';
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+afterEach(closeTestServers);
 
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const items: T[] = [];
@@ -17,7 +13,7 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 }
 
 async function serve(chunks: string[], contentType?: string) {
-  server = await startServer((_request, response) => sendChunks(response, 200, chunks, contentType));
+  const server = await startTestServer((_request, response) => sendStream(response, chunks, contentType ? { contentType } : {}));
   return request(`${server.url}/stream`, { provider: 'test', body: {} });
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CtxkitError, memoryStore, type StorePlugin } from '@ctxkit/core';
@@ -38,11 +38,74 @@ describe('createWindowCache', () => {
     const discover: DiscoverLimits = () => new Promise((resolve) => (answer = resolve));
     const windows = createWindowCache({ provider: 'p', discover, catalog, discoveryTimeoutMs: 30 });
     expect(await windows.resolve('big-model')).toMatchObject({ contextWindow: 200_000, source: 'catalog' });
-    // while the first question is still open, later calls answer at once
+    // a later call joins the open question, waits no longer than its own bound, and answers from what is known
     expect(await windows.resolve('big-model')).toMatchObject({ source: 'catalog' });
     answer({ contextWindow: 131_072 });
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(await windows.resolve('big-model')).toMatchObject({ contextWindow: 131_072, source: 'discovered' });
+  });
+
+  it('lets a lookup join a discovery another call started, within its own bound, without asking twice', async () => {
+    let calls = 0;
+    let answer: (value: { contextWindow: number }) => void = () => undefined;
+    const discover: DiscoverLimits = () => {
+      calls++;
+      return new Promise((resolve) => (answer = resolve));
+    };
+    const windows = createWindowCache({ provider: 'p', discover, discoveryTimeoutMs: 2_000 });
+    const first = windows.resolve('m');
+    const joined = windows.resolve('m');
+    setTimeout(() => answer({ contextWindow: 40_960 }), 20);
+    expect(await joined).toEqual({ contextWindow: 40_960, source: 'discovered' });
+    expect(await first).toEqual({ contextWindow: 40_960, source: 'discovered' });
+    expect(calls).toBe(1);
+  });
+
+  it('with discoveryTimeoutMs 0, never waits: not to start a discovery, nor to join one', async () => {
+    let answer: (value: { contextWindow: number }) => void = () => undefined;
+    const windows = createWindowCache({ provider: 'p', discover: () => new Promise((resolve) => (answer = resolve)), discoveryTimeoutMs: 0 });
+    expect(await windows.resolve('m')).toEqual({ contextWindow: 32_768, source: 'default' });
+    expect(await windows.resolve('m')).toEqual({ contextWindow: 32_768, source: 'default' });
+    answer({ contextWindow: 8_192 });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await windows.resolve('m')).toEqual({ contextWindow: 8_192, source: 'discovered' });
+  });
+
+  it('hands discovery what an earlier discovery stored, so a weaker answer can keep it', async () => {
+    const seen: unknown[] = [];
+    const store = memoryStore();
+    const first = createWindowCache({ provider: 'p', store, discover: async () => ({ contextWindow: 16_384, maxOutputTokens: 4_096 }) });
+    await first.resolve('m');
+    const second = createWindowCache({
+      provider: 'p',
+      store,
+      discover: async (_model, { stored }) => {
+        seen.push(stored);
+        return stored ? { contextWindow: stored.contextWindow } : { contextWindow: 4_096 };
+      },
+    });
+    expect(await second.refresh('m')).toEqual({ contextWindow: 16_384, source: 'discovered' });
+    expect(seen).toEqual([{ contextWindow: 16_384, maxOutputTokens: 4_096, at: expect.any(Number) }]);
+    expect(await second.refresh('other')).toEqual({ contextWindow: 4_096, source: 'discovered' });
+    expect(seen[1]).toBeUndefined();
+  });
+
+  it('encodes model ids in store keys: a path-like id persists in a file store, and ids a store would cut stay apart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ctxkit-windows-'));
+    const windows = new Map<string, number>([
+      ['../models/Qwen3-8B-Q4_K_M.gguf', 8_192],
+      ['model?variant=a', 16_384],
+      ['model?variant=b', 32_768],
+      ['org/model:Q4_K_M', 65_536],
+    ]);
+    const errors: unknown[] = [];
+    const first = createWindowCache({ provider: 'llamacpp', store: fileStore(dir), discover: async (model) => ({ contextWindow: windows.get(model) ?? 1 }), onError: (error) => errors.push(error) });
+    for (const model of windows.keys()) await first.resolve(model);
+    expect(errors).toEqual([]);
+    expect(readdirSync(dir)).toEqual(['windows']);
+    expect(first.keyOf('../models/Qwen3-8B-Q4_K_M.gguf')).toBe('windows:llamacpp:%2E%2E%2Fmodels%2FQwen3-8B-Q4_K_M%2Egguf');
+    const restarted = createWindowCache({ provider: 'llamacpp', store: fileStore(dir) });
+    for (const [model, contextWindow] of windows) expect(await restarted.resolve(model), model).toEqual({ contextWindow, source: 'discovered' });
   });
 
   it('abandons a discovery past its deadline and asks again on a later call', async () => {

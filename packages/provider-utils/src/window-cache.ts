@@ -4,8 +4,19 @@ import { type CatalogLimits, type CatalogLookup, conservativeDefaultWindow } fro
 /** What a discovery endpoint said about a model; undefined when it does not know the model. */
 export type DiscoveredLimits = CatalogLimits;
 
+/** What a discovery is given besides the model. */
+export interface DiscoverOptions {
+  /** Fires when the discovery passes its deadline (`discoveryDeadlineMs`). */
+  signal: AbortSignal;
+  /**
+   * What an earlier discovery stored for this model, if anything: a weaker answer (a setting or an
+   * assumption, while the model is not running) should not replace what was seen while it ran.
+   */
+  stored?: StoredWindow['discovered'];
+}
+
 /** Asks the provider for a model's limits. Rejects when the endpoint is unreachable. */
-export type DiscoverLimits = (model: string, options: { signal: AbortSignal }) => Promise<DiscoveredLimits | undefined>;
+export type DiscoverLimits = (model: string, options: DiscoverOptions) => Promise<DiscoveredLimits | undefined>;
 
 /** Options for {@link createWindowCache}. */
 export interface WindowCacheOptions {
@@ -23,7 +34,8 @@ export interface WindowCacheOptions {
   defaultWindow?: number;
   /**
    * How long `resolve` waits for a first discovery of a model before answering from the catalog or
-   * the default; the discovery goes on and its answer is used from the next call. @default 3_000
+   * the default; the discovery goes on and its answer is used from the next call. A lookup made while
+   * a discovery of the same model is running joins it, within the same bound. 0 never waits. @default 3_000
    */
   discoveryTimeoutMs?: number;
   /** A discovery still running after this long is abandoned, so none hangs forever. @default 30_000 */
@@ -62,8 +74,20 @@ export interface WindowCache {
   refresh(model: string, options?: { signal?: AbortSignal }): Promise<ModelLimits | undefined>;
   /** Drops what was discovered and learned for a model. */
   forget(model: string): Promise<void>;
-  /** The store key of a model's record. */
+  /**
+   * The store key of a model's record: `windows:<provider>:<model>`, the model id percent-encoded to
+   * `[A-Za-z0-9_%-]`, since stores refuse or cut some ids (`../models/x.gguf`, a `?`).
+   */
   keyOf(model: string): string;
+}
+
+/**
+ * A model id as one store key segment: percent-encoded down to [A-Za-z0-9_%-]. Stores read `:` and `/`
+ * as folders, unstorage's file driver refuses a `..` segment (llama.cpp's default id is the model path,
+ * `../models/x.gguf`) and cuts a key at `?`, which would lose a window or let two ids share one.
+ */
+function encodeModelId(model: string): string {
+  return encodeURIComponent(model).replace(/[.!'()*~]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 function checkPositive(name: string, value: number | undefined, allowZero = false): void {
@@ -124,7 +148,7 @@ export function createWindowCache(options: WindowCacheOptions): WindowCache {
   const known = new Map<string, StoredWindow>();
   const inFlight = new Map<string, Promise<StoredWindow | undefined>>();
 
-  const keyOf = (model: string) => `windows:${options.provider}:${model}`;
+  const keyOf = (model: string) => `windows:${options.provider}:${encodeModelId(model)}`;
 
   async function load(model: string): Promise<StoredWindow> {
     try {
@@ -182,8 +206,9 @@ export function createWindowCache(options: WindowCacheOptions): WindowCache {
     const deadline = setTimeout(() => controller.abort(new Error(`discovery of ${model} gave no answer within ${discoveryDeadlineMs} ms`)), discoveryDeadlineMs);
     const attempt = (async () => {
       try {
+        const stored = (await load(model)).discovered;
         const limits = await Promise.race([
-          discoverLimits(model, { signal: controller.signal }),
+          discoverLimits(model, { signal: controller.signal, ...(stored ? { stored } : {}) }),
           new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true })),
         ]);
         if (!limits || !(limits.contextWindow > 0)) return undefined;
@@ -217,10 +242,10 @@ export function createWindowCache(options: WindowCacheOptions): WindowCache {
       let record = await load(model);
       if (options.discover) {
         if (!record.discovered) {
-          // Unknown: ask, but wait only so long, and only the call that started the question.
-          const alreadyAsking = inFlight.has(model);
+          // Unknown: ask, or join the question already asked (a summarizer looks its window up when it is
+          // made, often in the same step), and wait only so long for the answer.
           const answer = discover(model);
-          if (!alreadyAsking && discoveryTimeoutMs > 0) {
+          if (discoveryTimeoutMs > 0) {
             const result = await wait(answer, discoveryTimeoutMs, resolveOptions.signal);
             if (result.done && result.value) record = result.value;
           }

@@ -3,8 +3,8 @@
  * OpenAI-compatible usage, streamed or not; vLLM error classification; a summarizer.
  * @packageDocumentation
  */
-export { type LocalProvider, type LocalServerOptions, localDefaultContextWindow } from './local-provider.ts';
-export { type CompatibleTimings, type CompatibleUsage, openaiCompatibleUsage } from './openai-compatible.ts';
+// Shared with the other local-server providers; kept here so imports from this package go on working.
+export { type CompatibleTimings, type CompatibleUsage, type LocalProvider, type LocalServerOptions, localDefaultContextWindow, openaiCompatibleUsage } from '@ctxkit/provider-utils';
 export { vllmErrorRules } from './vllm-error-rules.ts';
 export { vllmDefaultBaseURL, type VllmProvider, type VllmProviderOptions, vllmProvider } from './vllm-provider.ts';
 export { type VllmModel, type VllmModelsResponse, vllmWindow } from './vllm-window.ts';

@@ -5,10 +5,12 @@ import { join } from 'node:path';
 import { CtxkitError, type Message } from '@ctxkit/core';
 import { ProviderCallError, readJsonEvents, request, requestJson } from '@ctxkit/provider-utils';
 import { fileStore } from '@ctxkit/store';
+import { closeTestServers, fixtureReader, type RecordedRequest, refusedURL, sendJson, sendStream, startTestServer, type TestServer } from '@ctxkit/testkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fixture, fixtureJson, type LocalServer, type RecordedRequest, refusedURL, sendJson, sendStream, startServer } from './__fixtures__/local-server.ts';
 import { vllmProvider } from './vllm-provider.ts';
 import type { VllmModelsResponse } from './vllm-window.ts';
+
+const { text: fixture, json: fixtureJson } = fixtureReader(import.meta.url);
 
 const coder = 'Qwen/Qwen2.5-Coder-32B-Instruct';
 
@@ -18,22 +20,20 @@ interface VllmState {
   apiKey?: string;
 }
 
-const servers: LocalServer[] = [];
 const folders: string[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await closeTestServers();
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-async function vllmServer(state: VllmState): Promise<LocalServer> {
-  const server = await startServer(async (request, response) => {
+async function vllmServer(state: VllmState): Promise<TestServer> {
+  const server = await startTestServer(async (request, response) => {
     // vllm serve --api-key protects the /v1 routes.
     if (state.apiKey && request.headers.authorization !== `Bearer ${state.apiKey}`) return sendJson(response, 401, { error: 'Unauthorized' });
     if (request.method === 'GET' && request.path === '/v1/models') return sendJson(response, 200, state.models);
     if (request.method === 'POST' && request.path === '/v1/chat/completions' && state.chat) return state.chat(request, response);
     sendJson(response, 404, { detail: 'Not Found' });
   });
-  servers.push(server);
   return server;
 }
 
@@ -94,9 +94,8 @@ describe('vllmProvider: the window of the model serving the request', () => {
   });
 
   it('answers with the default on a refused connection, a hang, or a body that is not JSON, and reports why', async () => {
-    const hang = await startServer(() => undefined);
-    const garbled = await startServer((_request, response) => sendJson(response, 200, '{"object":"list","data":[{"id":'));
-    servers.push(hang, garbled);
+    const hang = await startTestServer(() => undefined);
+    const garbled = await startTestServer((_request, response) => sendJson(response, 200, '{"object":"list","data":[{"id":'));
     for (const [baseURL, failure] of [
       [await refusedURL(), 'offline'],
       [hang.url, 'timeout'],
@@ -112,7 +111,7 @@ describe('vllmProvider: the window of the model serving the request', () => {
 
 describe('vllmProvider: usage, errors and learned windows', () => {
   it('reads usage from a real SSE stream with include_usage, cached prompt tokens apart', async () => {
-    const server = await vllmServer({ models: served(), chat: (_request, response) => sendStream(response, fixture('chat-stream.sse').split(/(?<=\n\n)/), 'text/event-stream; charset=utf-8') });
+    const server = await vllmServer({ models: served(), chat: (_request, response) => sendStream(response, fixture('chat-stream.sse').split(/(?<=\n\n)/), { contentType: 'text/event-stream; charset=utf-8' }) });
     const vllm = vllmProvider({ baseURL: server.url });
     const { body } = await request(`${server.url}/v1/chat/completions`, { provider: 'vllm', body: { model: coder, messages: [], stream: true, stream_options: { include_usage: true } } });
     const chunks: unknown[] = [];
@@ -129,11 +128,10 @@ describe('vllmProvider: usage, errors and learned windows', () => {
       '/max-tokens': [400, fixture('error-max-tokens.json')],
       '/missing': [404, fixture('error-model-not-found.json')],
     };
-    const server = await startServer((request, response) => {
+    const server = await startTestServer((request, response) => {
       const [status, body] = answers[request.path] ?? [500, '{}'];
       sendJson(response, status, body);
     });
-    servers.push(server);
     const vllm = vllmProvider({ baseURL: server.url });
     const classify = async (path: string) => vllm.classifyError(await requestJson(`${server.url}${path}`, { provider: 'vllm' }).catch((error: unknown) => error));
     const overflow = { kind: 'context_overflow', reportedTokens: 35_120, limitTokens: 32_768, fallback: false };

@@ -1,5 +1,4 @@
-import { createLocalProvider, type LocalProvider, type LocalServerOptions } from './local-provider.ts';
-import { completeWithChatCompletions, openaiCompatibleUsage } from './openai-compatible.ts';
+import { completeWithChatCompletions, createLocalProvider, type LocalProvider, type LocalServerOptions, openaiCompatibleUsage } from '@ctxkit/provider-utils';
 import { vllmErrorRules } from './vllm-error-rules.ts';
 import { discoverVllmWindow } from './vllm-window.ts';
 

@@ -1,6 +1,8 @@
+import { fixtureReader } from '@ctxkit/testkit';
 import { describe, expect, it } from 'vitest';
-import { fixtureJson } from './__fixtures__/local-server.ts';
 import { type VllmModelsResponse, vllmWindow } from './vllm-window.ts';
+
+const { json: fixtureJson } = fixtureReader(import.meta.url);
 
 const models = fixtureJson<VllmModelsResponse>('v1-models.json');
 

@@ -1,6 +1,5 @@
 import { CtxkitError } from '@ctxkit/core';
-import { type DiscoveredLimits, requestJson } from '@ctxkit/provider-utils';
-import type { DiscoveryContext } from './local-provider.ts';
+import { type DiscoveredLimits, type LocalDiscoveryContext, requestJson } from '@ctxkit/provider-utils';
 
 /** One model of vLLM's `GET /v1/models`. */
 export interface VllmModel {
@@ -42,14 +41,8 @@ export function vllmWindow(input: { model: string; models: VllmModelsResponse })
  * Asks vLLM (`GET /v1/models`) for the window of a model.
  * @throws ProviderCallError when the server cannot be reached; CtxkitError NOT_FOUND for a model it does not serve
  */
-export async function discoverVllmWindow(context: DiscoveryContext): Promise<DiscoveredLimits | undefined> {
-  const models = await requestJson<VllmModelsResponse>(`${context.root}/v1/models`, {
-    provider: context.provider,
-    headers: context.headers,
-    signal: context.signal,
-    timeoutMs: context.requestTimeoutMs,
-    ...(context.fetch ? { fetch: context.fetch } : {}),
-  });
+export async function discoverVllmWindow(context: LocalDiscoveryContext): Promise<DiscoveredLimits | undefined> {
+  const models = await requestJson<VllmModelsResponse>(`${context.root}/v1/models`, context.call);
   const contextWindow = vllmWindow({ model: context.model, models });
   if (contextWindow) return { contextWindow };
   const ids = (models.data ?? []).map((model) => model.id);

@@ -1,8 +1,7 @@
-// The same file sits in provider-lmstudio, provider-vllm and provider-llamacpp: provider packages may not
-// import each other. Keep the copies identical; docs/decisions/0009-local-providers.md says why.
 import { CtxkitError, type Usage } from '@ctxkit/core';
-import { ProviderCallError, requestJson } from '@ctxkit/provider-utils';
-import type { CompletionContext } from './local-provider.ts';
+import { requestJson } from './http.ts';
+import type { LocalCompletionContext } from './local-provider.ts';
+import { ProviderCallError } from './provider-call-error.ts';
 
 /** The usage object of an OpenAI-compatible response: Chat Completions or Responses. */
 export interface CompatibleUsage {
@@ -96,19 +95,16 @@ function textOfContent(content: unknown): string {
 }
 
 /**
- * One `POST /v1/chat/completions` for a summary: the instructions as the system message, the transcript
- * as the user message, not streamed. An answer cut off at its output limit is an error, not a summary.
+ * One `POST /v1/chat/completions` for a summary from an OpenAI-compatible local server (LM Studio,
+ * vLLM, llama.cpp): the instructions as the system message, the transcript as the user message, not
+ * streamed. An answer cut off at its output limit is an error, not a summary.
  * @throws ProviderCallError for a failed call or an error inside a 200 answer; CtxkitError PROVIDER_ERROR for a cut-off answer
  */
-export async function completeWithChatCompletions(context: CompletionContext): Promise<string> {
+export async function completeWithChatCompletions(context: LocalCompletionContext): Promise<string> {
   const { request } = context;
   const url = `${context.root}/v1/chat/completions`;
   const body = await requestJson<ChatCompletionBody>(url, {
-    provider: context.provider,
-    headers: context.headers,
-    signal: request.signal,
-    timeoutMs: context.timeoutMs,
-    ...(context.fetch ? { fetch: context.fetch } : {}),
+    ...context.call,
     body: {
       model: context.model,
       messages: [

@@ -1,4 +1,3 @@
-// The same file sits in provider-lmstudio, provider-vllm and provider-llamacpp, beside openai-compatible.ts.
 import { describe, expect, it } from 'vitest';
 import { openaiCompatibleUsage } from './openai-compatible.ts';
 
