@@ -1,27 +1,20 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CtxkitError, type Message } from '@ctxkit/core';
 import { ProviderCallError, readJsonEvents, request, withFallback } from '@ctxkit/provider-utils';
 import { fileStore } from '@ctxkit/store';
 import { compactionThreshold } from '@ctxkit/threshold';
+import { closeTestServers, fixtureReader, refusedURL, sendJson, sendStream, startTestServer } from '@ctxkit/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closedPortUrl, sendChunks, sendJson, startServer, type TestServer } from './__fixtures__/test-server.ts';
 import { anthropicProvider } from './anthropic-provider.ts';
 import { anthropicUsage } from './anthropic-usage.ts';
 
-const fixture = (name: string) => readFileSync(join(import.meta.dirname, '__fixtures__', name), 'utf8');
-const json = (name: string) => JSON.parse(fixture(name)) as Record<string, unknown>;
+const fixtures = fixtureReader(import.meta.url);
+const fixture = fixtures.text;
+const json = (name: string) => fixtures.json<Record<string, unknown>>(name);
 
-const servers: TestServer[] = [];
-async function serve(handler: Parameters<typeof startServer>[0]): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+afterEach(closeTestServers);
 
 const messages: Message[] = [
   { role: 'user', content: 'Add retries to the HTTP client' },
@@ -31,14 +24,14 @@ const messages: Message[] = [
 
 /** An Anthropic-like server: the Models API with the given windows, and /v1/messages answering `message`. */
 function anthropicLike(models: Record<string, { max_input_tokens: number | null; max_tokens: number | null }>, message: (model: string) => [number, unknown, Record<string, string>?]) {
-  return serve((request, response) => {
+  return startTestServer((request, response) => {
     const modelPath = /^\/v1\/models\/(.+)$/.exec(request.path);
     if (modelPath) {
       const info = models[decodeURIComponent(modelPath[1] ?? '')];
       if (!info) return sendJson(response, 404, { type: 'error', error: { type: 'not_found_error', message: 'model not found' } });
       return sendJson(response, 200, { ...json('model.json'), id: modelPath[1], ...info });
     }
-    const [status, body, headers] = message((request.body as { model: string }).model);
+    const [status, body, headers] = message((request.json as { model: string }).model);
     return sendJson(response, status, body as object, headers);
   });
 }
@@ -67,7 +60,7 @@ describe('anthropicProvider windows', () => {
     await server.close();
     const restarted = anthropicProvider({ apiKey: 'k', baseURL: `${server.url}/v1`, store: fileStore(dir) });
     expect(await restarted.contextWindow('claude-sonnet-4-5')).toEqual({ contextWindow: 1_000_000, maxOutputTokens: 64_000, source: 'discovered' });
-    const down = anthropicProvider({ apiKey: 'k', baseURL: `${await closedPortUrl()}/v1` });
+    const down = anthropicProvider({ apiKey: 'k', baseURL: `${await refusedURL()}/v1` });
     expect(await down.contextWindow('claude-sonnet-4-20250514')).toMatchObject({ contextWindow: 200_000, source: 'catalog' });
   });
 });
@@ -78,7 +71,7 @@ describe('anthropicProvider usage', () => {
   });
 
   it('reads a real stream: input from message_start, output from message_delta', async () => {
-    const server = await serve((_request, response) => sendChunks(response, 200, fixture('message-stream.sse').split(/(?<=\n\n)/)));
+    const server = await startTestServer((_request, response) => sendStream(response, fixture('message-stream.sse').split(/(?<=\n\n)/)));
     const open = await request(`${server.url}/v1/messages`, { provider: 'anthropic', body: { stream: true } });
     const events: { event?: string; data: unknown }[] = [];
     for await (const event of readJsonEvents(open.body, { provider: 'anthropic' })) events.push(event);
@@ -95,7 +88,7 @@ describe('anthropicProvider summarizer and errors', () => {
     const server = await anthropicLike({}, () => [200, json('message.json')]);
     const summary = await anthropicProvider({ apiKey: 'k', baseURL: `${server.url}/v1` }).summarizer('claude-sonnet-4-20250514').summarize({ messages, instructions: 'Summarize with the template.' });
     expect(summary).toBe('## Task\nAdd retries to the HTTP client.\n## Done\nRead client.ts; no retry logic yet.\n## Next steps\nWrap fetch in a bounded retry.');
-    const body = server.requests.find((entry) => entry.path === '/v1/messages')?.body as { system: string; max_tokens: number; messages: { role: string; content: string }[] };
+    const body = server.requests.find((entry) => entry.path === '/v1/messages')?.json as { system: string; max_tokens: number; messages: { role: string; content: string }[] };
     expect(body.system).toBe('Summarize with the template.');
     expect(body.max_tokens).toBe(4_096);
     expect(body.messages).toHaveLength(1);
@@ -131,12 +124,12 @@ describe('anthropicProvider summarizer and errors', () => {
     expect(anthropic.classifyError(await call(limited.url))).toMatchObject({ kind: 'rate_limit', retryAfterMs: 12_000, fallback: true, retryable: true });
     const overloaded = await anthropicLike({}, () => [529, json('error-overloaded.json')]);
     expect(anthropic.classifyError(await call(overloaded.url))).toMatchObject({ kind: 'rate_limit', status: 529, fallback: true });
-    const hung = await serve(() => undefined);
+    const hung = await startTestServer(() => undefined);
     const hangError = await call(hung.url, 100);
     expect(CtxkitError.isInstance(hangError, 'TIMEOUT')).toBe(true);
     expect(anthropic.classifyError(hangError)).toMatchObject({ kind: 'timeout' });
-    expect(anthropic.classifyError(await call(await closedPortUrl()))).toMatchObject({ kind: 'offline' });
-    const broken = await serve((_request, response) => sendJson(response, 200, '{"type":"message","content":[{"type":"te'));
+    expect(anthropic.classifyError(await call(await refusedURL()))).toMatchObject({ kind: 'offline' });
+    const broken = await startTestServer((_request, response) => sendJson(response, 200, '{"type":"message","content":[{"type":"te'));
     const brokenError = await call(broken.url);
     expect(ProviderCallError.isInstance(brokenError) && brokenError.failure).toBe('malformed');
   });

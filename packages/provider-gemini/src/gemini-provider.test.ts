@@ -1,27 +1,20 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CtxkitError, type Message } from '@ctxkit/core';
 import { ProviderCallError, readJsonEvents, request, withFallback } from '@ctxkit/provider-utils';
 import { fileStore } from '@ctxkit/store';
 import { compactionThreshold } from '@ctxkit/threshold';
+import { closeTestServers, fixtureReader, refusedURL, sendJson, sendStream, startTestServer } from '@ctxkit/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closedPortUrl, sendChunks, sendJson, startServer, type TestServer } from './__fixtures__/test-server.ts';
 import { geminiProvider } from './gemini-provider.ts';
 import { geminiUsage } from './gemini-usage.ts';
 
-const fixture = (name: string) => readFileSync(join(import.meta.dirname, '__fixtures__', name), 'utf8');
-const json = (name: string) => JSON.parse(fixture(name)) as Record<string, unknown>;
+const fixtures = fixtureReader(import.meta.url);
+const fixture = fixtures.text;
+const json = (name: string) => fixtures.json<Record<string, unknown>>(name);
 
-const servers: TestServer[] = [];
-async function serve(handler: Parameters<typeof startServer>[0]): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+afterEach(closeTestServers);
 
 const messages: Message[] = [
   { role: 'user', content: 'Migrate the settings page' },
@@ -31,7 +24,7 @@ const messages: Message[] = [
 
 /** A Gemini-like server: models.get with the given limits, generateContent answering per model. */
 function geminiLike(models: Record<string, { inputTokenLimit: number; outputTokenLimit: number }>, generate: (model: string) => [number, unknown]) {
-  return serve((request, response) => {
+  return startTestServer((request, response) => {
     const generateMatch = /^\/v1beta\/models\/([^/:]+):generateContent$/.exec(request.path);
     if (generateMatch) {
       const [status, body] = generate(decodeURIComponent(generateMatch[1] ?? ''));
@@ -57,7 +50,7 @@ describe('geminiProvider windows', () => {
   it('answers from the catalog when the model is unknown to the endpoint or the endpoint is down, then the default', async () => {
     const server = await geminiLike({}, () => [200, {}]);
     expect(await geminiProvider({ apiKey: 'k', baseURL: `${server.url}/v1beta` }).contextWindow('gemini-2.0-flash')).toMatchObject({ source: 'catalog' });
-    const down = geminiProvider({ apiKey: 'k', baseURL: `${await closedPortUrl()}/v1beta` });
+    const down = geminiProvider({ apiKey: 'k', baseURL: `${await refusedURL()}/v1beta` });
     expect(await down.contextWindow('gemini-2.5-pro')).toMatchObject({ contextWindow: 1_048_576, source: 'catalog' });
     expect(await down.contextWindow('gemini-9-ultra')).toEqual({ contextWindow: 32_768, source: 'default' });
   });
@@ -83,7 +76,7 @@ describe('geminiProvider usage', () => {
   });
 
   it('reads a real streamGenerateContent SSE stream: the last chunk has the output count', async () => {
-    const server = await serve((_request, response) => sendChunks(response, 200, fixture('stream.sse').split(/(?<=\n\n)/)));
+    const server = await startTestServer((_request, response) => sendStream(response, fixture('stream.sse').split(/(?<=\n\n)/)));
     const open = await request(`${server.url}/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse`, { provider: 'gemini', body: {} });
     const chunks: unknown[] = [];
     for await (const event of readJsonEvents(open.body, { provider: 'gemini' })) chunks.push(event.data);
@@ -98,7 +91,7 @@ describe('geminiProvider summarizer and errors', () => {
     const server = await geminiLike({}, () => [200, json('generate-content.json')]);
     const summary = await geminiProvider({ apiKey: 'k', baseURL: `${server.url}/v1beta` }).summarizer('gemini-2.5-flash').summarize({ messages, instructions: 'Use the template.', maxOutputTokens: 1_000 });
     expect(summary).toBe('## Task\nMigrate the settings page to the new form library.\n## Done\nRead settings.tsx and form.ts.\n## Next steps\nReplace the submit handler.');
-    const body = server.requests.find((entry) => entry.path.endsWith(':generateContent'))?.body as {
+    const body = server.requests.find((entry) => entry.path.endsWith(':generateContent'))?.json as {
       systemInstruction: { parts: { text: string }[] };
       contents: { role: string; parts: { text: string }[] }[];
       generationConfig: { maxOutputTokens: number };
@@ -126,11 +119,11 @@ describe('geminiProvider summarizer and errors', () => {
     expect(gemini.classifyError(await call(quota.url))).toMatchObject({ kind: 'rate_limit', retryAfterMs: 16_000, limitTokens: 250_000, retryable: true, fallback: true });
     const overloaded = await geminiLike({}, () => [503, json('error-unavailable.json')]);
     expect(gemini.classifyError(await call(overloaded.url))).toMatchObject({ kind: 'rate_limit', status: 503 });
-    const hung = await serve(() => undefined);
+    const hung = await startTestServer(() => undefined);
     const hangError = await call(hung.url, 100);
     expect(CtxkitError.isInstance(hangError, 'TIMEOUT')).toBe(true);
-    expect(gemini.classifyError(await call(await closedPortUrl()))).toMatchObject({ kind: 'offline' });
-    const broken = await serve((_request, response) => sendJson(response, 200, '{"candidates":[{"content":'));
+    expect(gemini.classifyError(await call(await refusedURL()))).toMatchObject({ kind: 'offline' });
+    const broken = await startTestServer((_request, response) => sendJson(response, 200, '{"candidates":[{"content":'));
     const brokenError = await call(broken.url);
     expect(ProviderCallError.isInstance(brokenError) && brokenError.failure).toBe('malformed');
   });

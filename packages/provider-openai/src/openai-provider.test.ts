@@ -1,27 +1,20 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CtxkitError, type Message } from '@ctxkit/core';
 import { classifyError, ProviderCallError, readJsonEvents, request, withFallback } from '@ctxkit/provider-utils';
 import { fileStore } from '@ctxkit/store';
 import { compactionThreshold } from '@ctxkit/threshold';
+import { closeTestServers, fixtureReader, refusedURL, sendJson, sendStream, startTestServer } from '@ctxkit/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closedPortUrl, sendChunks, sendJson, startServer, type TestServer } from './__fixtures__/test-server.ts';
 import { openaiProvider } from './openai-provider.ts';
 import { openaiUsage } from './openai-usage.ts';
 
-const fixture = (name: string) => readFileSync(join(import.meta.dirname, '__fixtures__', name), 'utf8');
-const json = (name: string) => JSON.parse(fixture(name)) as unknown;
+const fixtures = fixtureReader(import.meta.url);
+const fixture = fixtures.text;
+const json = (name: string) => fixtures.json<unknown>(name);
 
-const servers: TestServer[] = [];
-async function serve(handler: Parameters<typeof startServer>[0]): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+afterEach(closeTestServers);
 
 const messages: Message[] = [
   { role: 'user', content: 'Fix the failing date parser test' },
@@ -46,7 +39,7 @@ describe('openaiProvider windows', () => {
   });
 
   it('discovers windows from an OpenAI-compatible models list, and keeps them across a restart with the host down', async () => {
-    const server = await serve((request, response) => {
+    const server = await startTestServer((request, response) => {
       if (request.path === '/v1/models') sendJson(response, 200, { object: 'list', data: [{ id: 'qwen3-coder', object: 'model', context_length: 65_536, max_completion_tokens: 8_192 }] });
       else sendJson(response, 404, { error: { message: 'not found' } });
     });
@@ -63,7 +56,7 @@ describe('openaiProvider windows', () => {
   });
 
   it('falls back to the catalog, then the default, when discovery is unreachable', async () => {
-    const down = await closedPortUrl();
+    const down = await refusedURL();
     const host = openaiProvider({ apiKey: 'k', baseURL: `${down}/v1`, discovery: true });
     expect(await host.contextWindow('gpt-4o')).toMatchObject({ contextWindow: 128_000, source: 'catalog' });
     expect(await host.contextWindow('private-model')).toMatchObject({ contextWindow: 32_768, source: 'default' });
@@ -86,7 +79,7 @@ describe('openaiProvider usage', () => {
   });
 
   it('reads the usage of a streamed chat (include_usage) from a real SSE stream', async () => {
-    const server = await serve((_request, response) => sendChunks(response, 200, fixture('chat-completion-stream.sse').split(/(?<=\n\n)/)));
+    const server = await startTestServer((_request, response) => sendStream(response, fixture('chat-completion-stream.sse').split(/(?<=\n\n)/)));
     const open = await request(`${server.url}/v1/chat/completions`, { provider: 'openai', body: { stream: true, stream_options: { include_usage: true } } });
     const chunks: unknown[] = [];
     for await (const event of readJsonEvents(open.body, { provider: 'openai' })) chunks.push(event.data);
@@ -97,7 +90,7 @@ describe('openaiProvider usage', () => {
   });
 
   it('reads the usage of a streamed Responses call from its response.completed event', async () => {
-    const server = await serve((_request, response) => sendChunks(response, 200, fixture('responses-stream.sse').split(/(?<=\n\n)/)));
+    const server = await startTestServer((_request, response) => sendStream(response, fixture('responses-stream.sse').split(/(?<=\n\n)/)));
     const open = await request(`${server.url}/v1/responses`, { provider: 'openai', body: { stream: true } });
     const events: { event?: string; data: unknown }[] = [];
     for await (const event of readJsonEvents(open.body, { provider: 'openai' })) events.push(event);
@@ -116,13 +109,13 @@ describe('openaiProvider usage', () => {
 
 describe('openaiProvider summarizer', () => {
   it('calls chat completions with the instructions as system prompt and the messages as data', async () => {
-    const server = await serve((_request, response) => sendJson(response, 200, json('chat-completion.json')));
+    const server = await startTestServer((_request, response) => sendJson(response, 200, json('chat-completion.json')));
     const openai = openaiProvider({ apiKey: 'sk-test', baseURL: `${server.url}/v1` });
     const summary = await openai.summarizer('gpt-4o').summarize({ messages, instructions: 'Write the structured summary.', maxOutputTokens: 800 });
     expect(summary).toMatch(/^## Task\nFix the failing date parser test/);
     const sent = server.requests.find((request) => request.path === '/v1/chat/completions');
     expect(sent?.headers.authorization).toBe('Bearer sk-test');
-    const body = sent?.body as { model: string; messages: { role: string; content: string }[]; max_tokens: number };
+    const body = sent?.json as { model: string; messages: { role: string; content: string }[]; max_tokens: number };
     expect(body.model).toBe('gpt-4o');
     expect(body.max_tokens).toBe(800);
     expect(body.messages.map((message) => message.role)).toEqual(['system', 'user']);
@@ -131,15 +124,15 @@ describe('openaiProvider summarizer', () => {
   });
 
   it('can use the Responses API', async () => {
-    const server = await serve((_request, response) => sendJson(response, 200, json('responses.json')));
+    const server = await startTestServer((_request, response) => sendJson(response, 200, json('responses.json')));
     const openai = openaiProvider({ apiKey: 'k', baseURL: `${server.url}/v1`, summaryApi: 'responses', maxTokensField: 'max_completion_tokens' });
     expect(await openai.summarizer('gpt-4.1').summarize({ messages, instructions: 'Summarize.', maxOutputTokens: 300 })).toBe('## Task\nRename the config loader.\n## Next steps\nUpdate the imports.');
-    const body = server.requests.find((request) => request.path === '/v1/responses')?.body;
+    const body = server.requests.find((request) => request.path === '/v1/responses')?.json;
     expect(body).toMatchObject({ model: 'gpt-4.1', instructions: 'Summarize.', max_output_tokens: 300 });
   });
 
   it('learns the real window from an overflow of its own call, and keeps it across a restart', async () => {
-    const server = await serve((request, response) => (request.path === '/v1/models' ? sendJson(response, 404, {}) : sendJson(response, 400, fixture('error-context-length.json'))));
+    const server = await startTestServer((request, response) => (request.path === '/v1/models' ? sendJson(response, 404, {}) : sendJson(response, 400, fixture('error-context-length.json'))));
     const dir = mkdtempSync(join(tmpdir(), 'ctxkit-openai-'));
     const openai = openaiProvider({ apiKey: 'k', baseURL: `${server.url}/v1`, store: fileStore(dir) });
     expect(await openai.contextWindow('gpt-4.1')).toMatchObject({ source: 'catalog' });
@@ -149,20 +142,20 @@ describe('openaiProvider summarizer', () => {
   });
 
   it('turns a rate limit, a hang, a refused connection and malformed JSON into typed, classified errors', async () => {
-    const limited = await serve((_request, response) => sendJson(response, 429, fixture('error-rate-limit.json'), { 'retry-after': '3' }));
+    const limited = await startTestServer((_request, response) => sendJson(response, 429, fixture('error-rate-limit.json'), { 'retry-after': '3' }));
     const limitError = await openaiProvider({ apiKey: 'k', baseURL: `${limited.url}/v1` }).summarizer('gpt-4o').summarize({ messages, instructions: 'x' }).catch((caught: unknown) => caught);
     expect(classifyError(limitError)).toMatchObject({ kind: 'rate_limit', retryAfterMs: 3_000, limitTokens: 30_000, fallback: true, retryable: true });
 
-    const hung = await serve(() => undefined);
+    const hung = await startTestServer(() => undefined);
     const hangError = await openaiProvider({ apiKey: 'k', baseURL: `${hung.url}/v1` }).summarizer('gpt-4o', { timeoutMs: 100 }).summarize({ messages, instructions: 'x' }).catch((caught: unknown) => caught);
     expect(CtxkitError.isInstance(hangError, 'TIMEOUT')).toBe(true);
     expect(openaiProvider().classifyError(hangError)).toMatchObject({ kind: 'timeout', fallback: true });
 
-    const refused = await closedPortUrl();
+    const refused = await refusedURL();
     const refusedError = await openaiProvider({ apiKey: 'k', baseURL: `${refused}/v1` }).summarizer('gpt-4o').summarize({ messages, instructions: 'x' }).catch((caught: unknown) => caught);
     expect(openaiProvider().classifyError(refusedError)).toMatchObject({ kind: 'offline', fallback: true });
 
-    const broken = await serve((_request, response) => sendJson(response, 200, '{"id":"chatcmpl-1","choices":[{"message":'));
+    const broken = await startTestServer((_request, response) => sendJson(response, 200, '{"id":"chatcmpl-1","choices":[{"message":'));
     const brokenError = await openaiProvider({ apiKey: 'k', baseURL: `${broken.url}/v1` }).summarizer('gpt-4o').summarize({ messages, instructions: 'x' }).catch((caught: unknown) => caught);
     expect(ProviderCallError.isInstance(brokenError) && brokenError.failure).toBe('malformed');
   });
@@ -182,8 +175,8 @@ describe('openaiProvider summarizer', () => {
 
 describe('openaiProvider in a fallback chain', () => {
   it('a fallback model with a different window changes the threshold', async () => {
-    const primaryServer = await serve((_request, response) => sendJson(response, 429, fixture('error-rate-limit.json').replace('Please try again in 2.4s.', 'You exceeded your daily quota: requests per day (RPD).')));
-    const backupServer = await serve((request, response) => {
+    const primaryServer = await startTestServer((_request, response) => sendJson(response, 429, fixture('error-rate-limit.json').replace('Please try again in 2.4s.', 'You exceeded your daily quota: requests per day (RPD).')));
+    const backupServer = await startTestServer((request, response) => {
       if (request.path === '/v1/models') sendJson(response, 200, { data: [{ id: 'local-coder', context_length: 16_384 }] });
       else sendJson(response, 200, json('deepseek-chat.json'));
     });

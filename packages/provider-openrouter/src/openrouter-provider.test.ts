@@ -1,27 +1,20 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CtxkitError, type Message } from '@ctxkit/core';
 import { ProviderCallError, readJsonEvents, request, withFallback } from '@ctxkit/provider-utils';
 import { fileStore } from '@ctxkit/store';
 import { compactionThreshold } from '@ctxkit/threshold';
+import { closeTestServers, fixtureReader, refusedURL, sendJson, sendStream, startTestServer } from '@ctxkit/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closedPortUrl, sendChunks, sendJson, startServer, type TestServer } from './__fixtures__/test-server.ts';
 import { openrouterProvider } from './openrouter-provider.ts';
 import { openrouterUsage } from './openrouter-usage.ts';
 
-const fixture = (name: string) => readFileSync(join(import.meta.dirname, '__fixtures__', name), 'utf8');
-const json = (name: string) => JSON.parse(fixture(name)) as Record<string, unknown>;
+const fixtures = fixtureReader(import.meta.url);
+const fixture = fixtures.text;
+const json = (name: string) => fixtures.json<Record<string, unknown>>(name);
 
-const servers: TestServer[] = [];
-async function serve(handler: Parameters<typeof startServer>[0]): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+afterEach(closeTestServers);
 
 const messages: Message[] = [
   { role: 'user', content: 'Speed up the test suite' },
@@ -30,9 +23,9 @@ const messages: Message[] = [
 
 /** An OpenRouter-like server: the models list, and chat completions answering per model. */
 function openrouterLike(chat: (model: string) => [number, unknown]) {
-  return serve((request, response) => {
+  return startTestServer((request, response) => {
     if (request.path === '/api/v1/models') return sendJson(response, 200, json('models.json'));
-    const [status, body] = chat((request.body as { model: string }).model);
+    const [status, body] = chat((request.json as { model: string }).model);
     return sendJson(response, status, body as object);
   });
 }
@@ -51,7 +44,7 @@ describe('openrouterProvider windows', () => {
   it('answers from the catalog, then the default, for models the list lacks or when it is unreachable', async () => {
     const server = await openrouterLike(() => [200, {}]);
     expect(await openrouterProvider({ apiKey: 'k', baseURL: `${server.url}/api/v1` }).contextWindow('openai/gpt-4o-mini')).toMatchObject({ contextWindow: 128_000, source: 'catalog' });
-    const down = openrouterProvider({ apiKey: 'k', baseURL: `${await closedPortUrl()}/api/v1` });
+    const down = openrouterProvider({ apiKey: 'k', baseURL: `${await refusedURL()}/api/v1` });
     expect(await down.contextWindow('anthropic/claude-sonnet-4')).toMatchObject({ source: 'catalog' });
     expect(await down.contextWindow('someone/new-model')).toEqual({ contextWindow: 32_768, source: 'default' });
   });
@@ -71,7 +64,7 @@ describe('openrouterProvider windows', () => {
 describe('openrouterProvider usage and stream errors', () => {
   it('reads usage like Chat Completions, from a response and from a real stream', async () => {
     expect(openrouterUsage(json('chat-completion.json'))).toEqual({ inputTokens: 8_213, cachedInputTokens: 7_680, outputTokens: 21 });
-    const server = await serve((_request, response) => sendChunks(response, 200, fixture('stream.sse').split(/(?<=\n\n)/)));
+    const server = await startTestServer((_request, response) => sendStream(response, fixture('stream.sse').split(/(?<=\n\n)/)));
     const open = await request(`${server.url}/api/v1/chat/completions`, { provider: 'openrouter', body: { stream: true } });
     const chunks: unknown[] = [];
     for await (const event of readJsonEvents(open.body, { provider: 'openrouter' })) chunks.push(event.data);
@@ -80,7 +73,7 @@ describe('openrouterProvider usage and stream errors', () => {
   });
 
   it('finds an overflow inside a 200 stream', async () => {
-    const server = await serve((_request, response) => sendChunks(response, 200, fixture('stream-overflow.sse').split(/(?<=\n\n)/)));
+    const server = await startTestServer((_request, response) => sendStream(response, fixture('stream-overflow.sse').split(/(?<=\n\n)/)));
     const open = await request(`${server.url}/api/v1/chat/completions`, { provider: 'openrouter', body: { stream: true } });
     const chunks: { error?: unknown }[] = [];
     for await (const event of readJsonEvents<{ error?: unknown }>(open.body, { provider: 'openrouter' })) chunks.push(event.data);
@@ -107,7 +100,7 @@ describe('openrouterProvider summarizer and errors', () => {
     const server = await openrouterLike(() => [200, json('chat-completion.json')]);
     const summary = await openrouterProvider({ apiKey: 'k', baseURL: `${server.url}/api/v1` }).summarizer('qwen/qwen3-coder').summarize({ messages, instructions: 'Template.', maxOutputTokens: 600 });
     expect(summary).toBe('## Task\nSpeed up the test suite.\n## Next steps\nRun the slow tests in parallel.');
-    const body = server.requests.find((entry) => entry.path === '/api/v1/chat/completions')?.body;
+    const body = server.requests.find((entry) => entry.path === '/api/v1/chat/completions')?.json;
     expect(body).toMatchObject({ model: 'qwen/qwen3-coder', max_tokens: 600, messages: [{ role: 'system', content: 'Template.' }, { role: 'user' }] });
   });
 
@@ -122,10 +115,10 @@ describe('openrouterProvider summarizer and errors', () => {
     expect(openrouter.classifyError(await call(limited.url))).toMatchObject({ kind: 'rate_limit', fallback: true, retryable: true });
     const broke = await openrouterLike(() => [402, json('error-credits.json')]);
     expect(openrouter.classifyError(await call(broke.url))).toMatchObject({ kind: 'rate_limit', fallback: true, retryable: false });
-    const hung = await serve(() => undefined);
+    const hung = await startTestServer(() => undefined);
     expect(CtxkitError.isInstance(await call(hung.url, 100), 'TIMEOUT')).toBe(true);
-    expect(openrouter.classifyError(await call(await closedPortUrl()))).toMatchObject({ kind: 'offline' });
-    const broken = await serve((_request, response) => sendJson(response, 200, 'upstream connect error or disconnect/reset before headers'));
+    expect(openrouter.classifyError(await call(await refusedURL()))).toMatchObject({ kind: 'offline' });
+    const broken = await startTestServer((_request, response) => sendJson(response, 200, 'upstream connect error or disconnect/reset before headers'));
     const brokenError = await call(broken.url);
     expect(ProviderCallError.isInstance(brokenError) && brokenError.failure).toBe('malformed');
   });

