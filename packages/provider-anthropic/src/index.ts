@@ -3,5 +3,6 @@
  * classification and a summarizer.
  * @packageDocumentation
  */
-export { type AnthropicProviderOptions, anthropicBaseURL, anthropicCatalog, anthropicProvider } from './anthropic-provider.ts';
+export { anthropicCatalog } from './anthropic-catalog.ts';
+export { type AnthropicProviderOptions, anthropicBaseURL, anthropicProvider } from './anthropic-provider.ts';
 export { anthropicUsage } from './anthropic-usage.ts';

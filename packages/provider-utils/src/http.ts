@@ -194,6 +194,27 @@ export async function requestJson<T = unknown>(url: string, options: RequestOpti
   }
 }
 
+/**
+ * Like {@link requestJson}, but undefined where the server has nothing at that URL: a model it does not
+ * know (`GET /models/{id}` answering 404), or a route it does not serve (405 from a host without a
+ * models list). Other failures throw as in {@link requestJson}.
+ * @default missing [404]
+ * @throws ProviderCallError
+ * @example
+ * ```ts
+ * const info = await requestOptionalJson<{ max_input_tokens?: number }>(`${baseURL}/models/${model}`, { provider: 'anthropic', missing: [404] });
+ * ```
+ */
+export async function requestOptionalJson<T = unknown>(url: string, options: RequestOptions & { missing?: readonly number[] }): Promise<T | undefined> {
+  const { missing = [404], ...requestOptions } = options;
+  try {
+    return await requestJson<T>(url, requestOptions);
+  } catch (error) {
+    if (ProviderCallError.isInstance(error) && error.failure === 'http' && error.status !== undefined && missing.includes(error.status)) return undefined;
+    throw error;
+  }
+}
+
 /** A response whose body is still to be read (a stream), and the cleanup that ends its timeout. */
 export interface OpenResponse {
   response: Response;

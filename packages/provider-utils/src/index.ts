@@ -38,7 +38,16 @@ export {
   type HostedProviderOptions,
   type HostedProviderSpec,
 } from './hosted-provider.ts';
-export { defaultRequestTimeoutMs, isOfflineCode, networkErrorCode, type OpenResponse, request, type RequestOptions, requestJson } from './http.ts';
+export {
+  defaultRequestTimeoutMs,
+  isOfflineCode,
+  networkErrorCode,
+  type OpenResponse,
+  request,
+  type RequestOptions,
+  requestJson,
+  requestOptionalJson,
+} from './http.ts';
 export {
   createLocalProvider,
   type LocalCompletionContext,
@@ -57,6 +66,7 @@ export {
   conservativeDefaultWindow,
   type ModelsDevProvider,
   modelCatalog,
+  modelsDevCatalog,
 } from './model-catalog.ts';
 export { type CompatibleTimings, type CompatibleUsage, completeWithChatCompletions, openaiCompatibleUsage } from './openai-compatible.ts';
 export {
@@ -79,6 +89,7 @@ export {
 export {
   createWindowCache,
   type DiscoveredLimits,
+  discoveredLimits,
   type DiscoverLimits,
   type DiscoverOptions,
   type StoredWindow,

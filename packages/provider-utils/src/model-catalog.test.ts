@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogFromModelsDev, modelCatalog } from './model-catalog.ts';
+import { catalogFromModelsDev, modelCatalog, modelsDevCatalog } from './model-catalog.ts';
 import { parseDuration, retryAfterMs } from './retry-after.ts';
 
 describe('modelCatalog', () => {
@@ -31,6 +31,13 @@ describe('modelCatalog', () => {
       { models: { a: { limit: { context: 5 } }, d: { limit: { context: 2_000 } } } },
     );
     expect(entries).toEqual({ a: { contextWindow: 1_000, maxOutputTokens: 100 }, d: { contextWindow: 2_000 } });
+  });
+
+  it('looks models.dev tables up as a catalog, snapshots and prefixes included', () => {
+    const lookup = modelsDevCatalog({ models: { 'gpt-4o': { limit: { context: 128_000, output: 16_384 } } } }, { models: { 'deepseek-chat': { limit: { context: 65_536 } } } });
+    expect(lookup('openai/gpt-4o-2024-08-06')).toEqual({ contextWindow: 128_000, maxOutputTokens: 16_384 });
+    expect(lookup('deepseek-chat')).toEqual({ contextWindow: 65_536 });
+    expect(lookup('unknown')).toBeUndefined();
   });
 });
 

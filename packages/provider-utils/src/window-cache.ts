@@ -4,6 +4,21 @@ import { type CatalogLimits, type CatalogLookup, conservativeDefaultWindow } fro
 /** What a discovery endpoint said about a model; undefined when it does not know the model. */
 export type DiscoveredLimits = CatalogLimits;
 
+const positive = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined);
+
+/**
+ * Limits from the fields an API reports, which may be missing, null or zero (Anthropic's Models API
+ * reports null for some models): undefined unless the window is a positive number, and the output
+ * limit only where it is one.
+ * @example discoveredLimits(info.max_input_tokens, info.max_tokens) // { contextWindow: 200_000, maxOutputTokens: 64_000 }
+ */
+export function discoveredLimits(contextWindow: unknown, maxOutputTokens?: unknown): DiscoveredLimits | undefined {
+  const window = positive(contextWindow);
+  if (window === undefined) return undefined;
+  const output = positive(maxOutputTokens);
+  return output === undefined ? { contextWindow: window } : { contextWindow: window, maxOutputTokens: output };
+}
+
 /** What a discovery is given besides the model. */
 export interface DiscoverOptions {
   /** Fires when the discovery passes its deadline (`discoveryDeadlineMs`). */
