@@ -1,4 +1,4 @@
-import { CtxkitError, type Message, safeCutIndex, textOf, type UserMessage } from '@ctxkit/core';
+import { CtxkitError, type Message, safeCutIndex, type TierContext, textOf, type UserMessage } from '@ctxkit/core';
 import { textHash } from './text-hash.ts';
 
 /** The part of a transcript a folding tier may replace: `[start, end)`, after the task, before the protected turns. */
@@ -41,6 +41,23 @@ export function findFoldSpan(messages: readonly Message[], protectedStart: numbe
   let end = protectedStart;
   while (end > start && messages[end]?.role === 'tool') end--;
   return { taskIndex, start, end: Math.max(start, end) };
+}
+
+/** The span a summarizing tier would fold, or why there is nothing worth folding. */
+export type SummarizableSpan = { skip: string } | { span: FoldSpan; folded: Message[]; spanTokens: number };
+
+/**
+ * The span between the task and the protected region, with its tokens (without the floor), or the reason
+ * to skip: nothing there, only one ctxkit summary already, or fewer than `minSpanTokens` tokens.
+ */
+export function summarizableSpan(messages: readonly Message[], context: Pick<TierContext, 'protectedStart' | 'count'>, minSpanTokens: number): SummarizableSpan {
+  const span = findFoldSpan(messages, context.protectedStart);
+  const folded = messages.slice(span.start, span.end);
+  if (folded.length === 0) return { skip: 'nothing to summarize between the task and the protected recent messages' };
+  if (folded.length === 1 && isCtxkitDigest(folded[0]!)) return { skip: 'the span is already a single ctxkit summary' };
+  const spanTokens = context.count(folded) - context.count([]);
+  if (spanTokens < minSpanTokens) return { skip: `the span holds ${formatCount(spanTokens)} tokens, under minSpanTokens (${formatCount(minSpanTokens)})` };
+  return { span, folded, spanTokens };
 }
 
 /** How a message is named in `meta.ctxkit.replaces`: its id, or `#index` in the tier's input. */

@@ -15,10 +15,12 @@ export {
   formatCount,
   isCtxkitDigest,
   messageKey,
+  type SummarizableSpan,
+  summarizableSpan,
 } from './fold-span.ts';
 export { closeMarker, dataBoundary, frameData, openMarker, renderMessage } from './frame-data.ts';
 export { type SpanSummaryRequest, type SpanSummaryResult, summarizeSpan } from './summarize-span.ts';
 export { type InstructionMode, type InstructionOptions, summaryInstructions, summarySections } from './summary-instructions.ts';
 export { keyTerms, taskProblem, taskSection } from './task-check.ts';
 export { textHash } from './text-hash.ts';
-export { type NumberBounds, numberOption } from './tier-options.ts';
+export { type NumberBounds, numberOption, type ResolvedSummaryOptions, type SummaryOptions, summaryOptions } from './tier-options.ts';

@@ -1,5 +1,5 @@
 import { CtxkitError, type Message, type TierContext, type TierOutcome, type TierPlugin } from '@ctxkit/core';
-import { assertProtectedStart, coveredCount, digestMessage, findFoldSpan, formatCount, isCtxkitDigest, messageKey, numberOption, summarizeSpan } from '@ctxkit/summarize';
+import { assertProtectedStart, coveredCount, digestMessage, formatCount, messageKey, numberOption, summarizableSpan, summarizeSpan, summaryOptions } from '@ctxkit/summarize';
 
 const source = 'tier-summary';
 
@@ -46,13 +46,8 @@ const minAnswerTokens = 256;
  * ```
  */
 export function summaryTier(options: SummaryTierOptions = {}): TierPlugin<'summary'> {
-  const timeoutMs = numberOption(source, 'timeoutMs', options.timeoutMs, 120_000, { min: 1, infinite: true });
-  const maxSummaryTokens = numberOption(source, 'maxSummaryTokens', options.maxSummaryTokens, 2_000, { min: 64, integer: true });
+  const { timeoutMs, maxSummaryTokens, taskTermCoverage } = summaryOptions(source, options, { timeoutMs: 120_000, maxSummaryTokens: 2_000 });
   const minSpanTokens = numberOption(source, 'minSpanTokens', options.minSpanTokens, 500, { min: 0 });
-  const taskTermCoverage = numberOption(source, 'taskTermCoverage', options.taskTermCoverage, 0.3, { min: 0, max: 1 });
-  if (options.extraInstructions !== undefined && typeof options.extraInstructions !== 'string') {
-    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `option extraInstructions must be a string, got ${typeof options.extraInstructions}` });
-  }
 
   return {
     specificationVersion: 'v1',
@@ -63,16 +58,10 @@ export function summaryTier(options: SummaryTierOptions = {}): TierPlugin<'summa
       assertProtectedStart(messages, context.protectedStart, source);
       const summarizer = context.summarizer;
       if (!summarizer) return { status: 'skipped', reason: 'no summarizer: register one, or a provider whose summarizer serves the active model' };
-      const span = findFoldSpan(messages, context.protectedStart);
-      const folded = messages.slice(span.start, span.end);
-      if (folded.length === 0) return { status: 'skipped', reason: 'nothing to summarize between the task and the protected recent messages' };
-      if (folded.length === 1 && isCtxkitDigest(folded[0]!)) return { status: 'skipped', reason: 'the span is already a single ctxkit summary' };
-
+      const found = summarizableSpan(messages, context, minSpanTokens);
+      if ('skip' in found) return { status: 'skipped', reason: found.skip };
+      const { span, folded, spanTokens } = found;
       const floor = context.count([]);
-      const spanTokens = context.count(folded) - floor;
-      if (spanTokens < minSpanTokens) {
-        return { status: 'skipped', reason: `the span holds ${formatCount(spanTokens)} tokens, under minSpanTokens (${formatCount(minSpanTokens)})` };
-      }
       const total = context.count(messages);
       const keptTokens = total - spanTokens;
       const aimed = Math.min(maxSummaryTokens, Math.max(minAnswerTokens, context.targetTokens - keptTokens));

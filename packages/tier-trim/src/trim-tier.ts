@@ -1,5 +1,5 @@
 import { CtxkitError, type Message, type TierContext, type TierOutcome, type TierPlugin } from '@ctxkit/core';
-import { assertProtectedStart, coveredCount, digestMessage, findFoldSpan, formatCount, messageKey, numberOption, summarizeSpan } from '@ctxkit/summarize';
+import { assertProtectedStart, coveredCount, digestMessage, findFoldSpan, formatCount, messageKey, numberOption, summarizeSpan, summaryOptions } from '@ctxkit/summarize';
 import { collectFacts } from './note-facts.ts';
 import { noteDetails, renderNote } from './render-note.ts';
 
@@ -46,13 +46,8 @@ const minNoteTokens = 200;
 export function trimTier(options: TrimTierOptions = {}): TierPlugin<'trim'> {
   const useSummarizer = options.useSummarizer ?? true;
   if (typeof useSummarizer !== 'boolean') throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `option useSummarizer must be a boolean, got ${typeof useSummarizer}` });
-  const timeoutMs = numberOption(source, 'timeoutMs', options.timeoutMs, 60_000, { min: 1, infinite: true });
-  const maxSummaryTokens = numberOption(source, 'maxSummaryTokens', options.maxSummaryTokens, 2_000, { min: 64, integer: true });
+  const { timeoutMs, maxSummaryTokens, taskTermCoverage } = summaryOptions(source, options, { timeoutMs: 60_000, maxSummaryTokens: 2_000 });
   const maxNoteTokens = numberOption(source, 'maxNoteTokens', options.maxNoteTokens, 1_500, { min: 16, integer: true });
-  const taskTermCoverage = numberOption(source, 'taskTermCoverage', options.taskTermCoverage, 0.3, { min: 0, max: 1 });
-  if (options.extraInstructions !== undefined && typeof options.extraInstructions !== 'string') {
-    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `option extraInstructions must be a string, got ${typeof options.extraInstructions}` });
-  }
 
   return {
     specificationVersion: 'v1',

@@ -1,5 +1,5 @@
 import { CtxkitError, type Message, type TierContext, type TierOutcome, type TierPlugin } from '@ctxkit/core';
-import { assertProtectedStart, coveredCount, digestMessage, type FoldSpan, findFoldSpan, formatCount, isCtxkitDigest, messageKey, numberOption, summarizeSpan } from '@ctxkit/summarize';
+import { assertProtectedStart, coveredCount, digestMessage, formatCount, messageKey, numberOption, summarizableSpan, summarizeSpan, type FoldSpan } from '@ctxkit/summarize';
 import { createEngineLoader, type EngineAvailability, type WebllmWorker } from './engine-loader.ts';
 import type { WebgpuRequirements } from './webgpu-check.ts';
 import type { CreateWebllmEngine, WebllmEngine, WebllmLoadProgress } from './webllm-engine.ts';
@@ -239,15 +239,10 @@ export function webllmTier(options: WebllmTierOptions = {}): WebllmTier {
     async apply(messages: readonly Message[], context: TierContext): Promise<TierOutcome> {
       assertProtectedStart(messages, context.protectedStart, source);
       // Everything that needs no model first, so a transcript with nothing to fold never loads one.
-      const span = findFoldSpan(messages, context.protectedStart);
-      const folded = messages.slice(span.start, span.end);
-      if (folded.length === 0) return { status: 'skipped', reason: 'nothing to summarize between the task and the protected recent messages' };
-      if (folded.length === 1 && isCtxkitDigest(folded[0]!)) return { status: 'skipped', reason: 'the span is already a single ctxkit summary' };
+      const found = summarizableSpan(messages, context, minSpanTokens);
+      if ('skip' in found) return { status: 'skipped', reason: found.skip };
+      const { span, folded, spanTokens } = found;
       const floor = context.count([]);
-      const spanTokens = context.count(folded) - floor;
-      if (spanTokens < minSpanTokens) {
-        return { status: 'skipped', reason: `the span holds ${formatCount(spanTokens)} tokens, under minSpanTokens (${formatCount(minSpanTokens)})` };
-      }
 
       compactions.add(context.progress);
       try {
