@@ -104,7 +104,8 @@ const describeTarget = (target: FallbackTarget) => `${target.provider.id} ${targ
  * const chain = withFallback([{ provider: openaiProvider(), model: 'gpt-4o' }, { provider: openrouterProvider(), model: 'openai/gpt-4o-mini' }],
  *   { onSwitch: ({ to }) => console.log(`now serving: ${to.model}`) });
  * const { result, target } = await chain.run(async ({ provider, model }) => {
- *   const { messages } = await manager.prepare(history, { model });
+ *   // "provider:model" tells the manager which registered provider serves, so its window applies
+ *   const { messages } = await manager.prepare(history, { model: `${provider.id}:${model}` });
  *   return call(provider, model, messages);
  * });
  * ```
