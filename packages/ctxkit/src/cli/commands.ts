@@ -73,7 +73,9 @@ export async function measureCommand(files: readonly string[], values: CommandVa
   const tools = readTools(text(values, 'tools'));
   const model = text(values, 'model');
   const encoding = encodingFor(model);
-  const exactMeter = createMeter({ tokenizer: tiktokenCounter(encoding) });
+  // One counter serves the meter and the per-tool counts below, so the ranks load once.
+  const counter = tiktokenCounter(encoding);
+  const exactMeter = createMeter({ tokenizer: counter });
   await exactMeter.ready();
   const estimateMeter = createMeter({ estimator: heuristicEstimator() });
   const options = tools ? { tools } : {};
@@ -82,8 +84,6 @@ export async function measureCommand(files: readonly string[], values: CommandVa
   const byTool = new Map<string, { calls: number; argumentTokens: number; resultTokens: number }>();
   const names = new Map<string, string>();
   const entry = (name: string) => byTool.get(name) ?? byTool.set(name, { calls: 0, argumentTokens: 0, resultTokens: 0 }).get(name)!;
-  const counter = tiktokenCounter(encoding);
-  await counter.load();
   for (const message of messages) {
     if (message.role === 'assistant') {
       for (const call of message.toolCalls ?? []) {
