@@ -1,27 +1,57 @@
-import {
-  type Message,
-  memoryStore,
-  recentTurnsStart,
-  type SummarizerPlugin,
-  segmentRounds,
-  textOf,
-  validateTranscript,
-} from '@ctxkit/core';
+import { type Message, memoryStore, recentTurnsStart, type SummarizerPlugin, segmentRounds, textOf, validateTranscript } from '@ctxkit/core';
 import type { PrepareReport } from '@ctxkit/engine';
+import { classifyError } from '@ctxkit/provider-utils';
+import { compactionThreshold } from '@ctxkit/threshold';
 import { createRestoreHandler } from '@ctxkit/tier-microcompact';
 import { factualNoteSummarizer } from '@ctxkit/tier-trim';
-import { createMeter, type TiktokenEncoding, tiktokenCounter } from '@ctxkit/tokens';
-import { createCtxkit } from './preset.ts';
+import type { TiktokenEncoding } from '@ctxkit/tokens';
+import { anthropicContextEditingPolicy } from './policies/anthropic-context-editing.ts';
+import { nonePolicy, slidingWindowPolicy, summarizeAt90Policy } from './policies/baselines.ts';
+import { codexPolicy } from './policies/codex.ts';
+import { createCtxkitReplay } from './policies/ctxkit-policy.ts';
+import { geminiCliPolicy } from './policies/gemini-cli.ts';
+import { observationMaskingPolicy } from './policies/observation-masking.ts';
+import { opencodePolicy } from './policies/opencode.ts';
+import type { PolicyContext, ReplayPolicy, ReplayPolicyFactory } from './policies/replay-policy.ts';
+import { createRetentionTracker } from './retention.ts';
+import { createSimulatedProviderCounter } from './simulated-provider.ts';
 
-/** The ways of keeping a run in its window that `simulate` compares. */
-export const simulationPolicies = ['none', 'sliding-window', 'summarize-at-90', 'ctxkit'] as const;
+/**
+ * The ways of keeping a run in its window that `simulate` compares: two naive baselines, the peers'
+ * own policies re-implemented from their sources (docs/policies.md), and ctxkit's default.
+ */
+export const simulationPolicies = [
+  'none',
+  'sliding-window',
+  'summarize-at-90',
+  'observation-masking',
+  'codex',
+  'gemini-cli',
+  'opencode',
+  'anthropic-context-editing',
+  'ctxkit',
+] as const;
 /** One of {@link simulationPolicies}. */
 export type SimulationPolicy = (typeof simulationPolicies)[number];
+
+const peerPolicies: Record<Exclude<SimulationPolicy, 'ctxkit'>, ReplayPolicyFactory> = {
+  none: nonePolicy,
+  'sliding-window': slidingWindowPolicy,
+  'summarize-at-90': summarizeAt90Policy,
+  'observation-masking': observationMaskingPolicy,
+  codex: codexPolicy,
+  'gemini-cli': geminiCliPolicy,
+  opencode: opencodePolicy,
+  'anthropic-context-editing': anthropicContextEditingPolicy,
+};
 
 /** Prices in US dollars per million tokens. */
 export interface TokenPrices {
   input: number;
+  /** Input served from the prompt cache. @default input */
   cachedInput?: number;
+  /** Input written to the prompt cache, where the provider bills it (Anthropic: 1.25× input). @default input */
+  cacheWrite?: number;
   output: number;
 }
 
@@ -35,133 +65,215 @@ export interface SimulateOptions {
   policy?: SimulationPolicy;
   /** The summarizer standing in for the active model. @default factualNoteSummarizer() */
   summarizer?: SummarizerPlugin;
+  /**
+   * Every policy compacts when a request exceeds this many tokens instead of by its own rule, so policies
+   * are compared at one budget. @default each policy's own rule
+   */
+  triggerTokens?: number;
+  /**
+   * The simulated provider reports this factor of the true input tokens as its usage (0.5: half), as a
+   * provider that under-reports would; overflows are still judged on the true count. @default 1
+   */
+  usageSkew?: number;
   /** Verify the invariants of DESIGN.md §3 at every step and count violations. @default false */
   check?: boolean;
   /** The simulated provider's tokenizer. @default 'o200k_base' */
   encoding?: TiktokenEncoding;
-  /** Prices for the cost estimate. */
+  /** Prices of the model for the cost estimate. */
   prices?: TokenPrices;
+  /** Prices of the summarizer's model, when it is not the active model. @default prices */
+  summarizerPrices?: TokenPrices;
+  /** Messages back from a move within which a name counts as near, not far, for `farRetention`. @default 4 */
+  nearMessages?: number;
   /** Called after each step, for progress bars. */
   onStep?: (step: number, steps: number) => void;
   /** Called with every request as it would be sent. */
   onRequest?: (request: readonly Message[]) => void;
 }
 
-/** What one replay of a recorded run cost under one policy. */
+/** What one replay of a recorded run cost under one policy, and how much of what the agent used next it kept. */
 export interface SimulationResult {
   policy: SimulationPolicy;
   window: number;
+  /** The trigger every policy used, when the replay compared at one budget. */
+  triggerTokens?: number;
   /** Requests sent: one per assistant message of the recording. */
   steps: number;
   compactions: number;
   /** Compactions followed by a request over the threshold again within 2 steps. */
   refills: number;
-  /** Requests that would not fit in the window with their output reserve. */
+  /** Requests the provider rejected: they did not fit in the window with their output reserve. */
   overflows: number;
+  /** Rejected requests ctxkit recovered (classify the error, `recover`, retry) and sent again within the window. */
+  recoveredOverflows: number;
   peakInputTokens: number;
   totalInputTokens: number;
   /** Input tokens that were the same prefix as the previous request's (what a prompt cache can serve). */
   cachedPrefixTokens: number;
   outputTokens: number;
+  /** Summaries asked for (a chunked summary counts each call). */
+  summarizerCalls: number;
+  summarizerInputTokens: number;
+  summarizerOutputTokens: number;
+  /** Summary calls that threw or timed out. */
+  summarizerFailures: number;
+  /** Share of the names each next move took from earlier in the run that its request still held (see docs/retention.md). */
+  retention: number;
+  /** The same for names last seen more than `nearMessages` messages back. */
+  farRetention: number;
+  /** The counts behind the two shares, summed over steps, so several runs can be pooled. */
+  retentionCounts: { namesUsed: number; namesHeld: number; farNamesUsed: number; farNamesHeld: number };
+  /** Requests, summaries and output priced; absent without prices. */
   estimatedCostUsd?: number;
   invariantViolations: number;
   /** The first violations found, each with its step. */
   violations: string[];
+  /** Steps where the policy could not bring the request under its threshold or window, with why. */
+  warnings: string[];
 }
 
 const sameMessage = (a: Message | undefined, b: Message | undefined) => a === b || (a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b));
 
-/** Drops the oldest rounds (the task too: it is naive) until the request fits with its output reserve. */
-function slidingWindow(history: readonly Message[], fits: (messages: readonly Message[]) => boolean): Message[] {
-  const system = history[0]?.role === 'system' ? [history[0]] : [];
-  const rounds = segmentRounds(history);
-  for (const round of rounds) {
-    const candidate = [...system, ...history.slice(round.start)];
-    if (fits(candidate)) return candidate;
-  }
-  return [...system, ...history.slice(rounds.at(-1)?.start ?? history.length)];
+/** The body an OpenAI-compatible provider answers a request over the window with. */
+const overflowError = (window: number, sent: number) => ({
+  status: 400,
+  body: {
+    error: {
+      message: `This model's maximum context length is ${window} tokens. However, your messages resulted in ${sent} tokens. Please reduce the length of the messages.`,
+      type: 'invalid_request_error',
+      param: 'messages',
+      code: 'context_length_exceeded',
+    },
+  },
+});
+
+/** The threshold ctxkit's default compacts at for a window: the trigger `--iso` runs the peers at. */
+export function defaultTrigger(window: number, maxOutputTokens: number): number {
+  return compactionThreshold(window, maxOutputTokens);
 }
 
 /**
  * Replays a recorded run step by step as an agent would send it: at each assistant message the history
- * so far is the request (compacted by the policy), the simulated provider counts it exactly and reports
- * that as usage, and the run continues from what was sent.
+ * so far is the request (compacted by the policy), the simulated provider counts it with its own
+ * tokenizer and reports that (times `usageSkew`) as usage, a request over the window is rejected with a
+ * provider error (ctxkit classifies it and recovers), and the run continues from what was sent.
+ * Retention is scored against the recorded next move at every step.
  * @example const result = await simulateRun(readTrajectory('run.jsonl'), { window: 32_000, policy: 'ctxkit', check: true });
  */
 export async function simulateRun(recorded: readonly Message[], options: SimulateOptions): Promise<SimulationResult> {
-  const { window, maxOutputTokens = 4_096, policy = 'ctxkit', check = false, encoding = 'o200k_base' } = options;
-  const summarizer = options.summarizer ?? factualNoteSummarizer();
-  const provider = createMeter({ tokenizer: tiktokenCounter(encoding) });
-  await provider.ready();
-  const tokens = (messages: readonly Message[]) => provider.countMessages(messages, { exact: true });
-  const fits = (messages: readonly Message[]) => tokens(messages) + maxOutputTokens <= window;
-  const store = memoryStore();
-  const restore = createRestoreHandler(store);
-  const manager =
-    policy === 'ctxkit'
-      ? createCtxkit({ model: 'simulated', contextWindow: window, maxOutputTokens, summarizer, store, editedFiles: false, encoding })
-      : undefined;
-  const originals = new Map<string, string>();
-  for (const message of recorded) if (message.role === 'tool') originals.set(message.toolCallId, textOf(message.content));
-
+  const { window, maxOutputTokens = 4_096, policy = 'ctxkit', check = false, encoding = 'o200k_base', triggerTokens, usageSkew = 1 } = options;
+  if (!(usageSkew > 0 && usageSkew <= 10)) throw new RangeError(`[ctxkit:simulate] usageSkew must be above 0 and at most 10, got ${usageSkew}`);
+  if (triggerTokens !== undefined && !(Number.isInteger(triggerTokens) && triggerTokens > 0)) {
+    throw new RangeError(`[ctxkit:simulate] triggerTokens must be a whole number above 0, got ${triggerTokens}`);
+  }
+  const provider = await createSimulatedProviderCounter(encoding);
+  const tokens = (messages: readonly Message[]) => provider.count(messages);
   const result: SimulationResult = {
     policy,
     window,
+    ...(triggerTokens === undefined ? {} : { triggerTokens }),
     steps: 0,
     compactions: 0,
     refills: 0,
     overflows: 0,
+    recoveredOverflows: 0,
     peakInputTokens: 0,
     totalInputTokens: 0,
     cachedPrefixTokens: 0,
     outputTokens: 0,
+    summarizerCalls: 0,
+    summarizerInputTokens: 0,
+    summarizerOutputTokens: 0,
+    summarizerFailures: 0,
+    retention: 1,
+    farRetention: 1,
+    retentionCounts: { namesUsed: 0, namesHeld: 0, farNamesUsed: 0, farNamesHeld: 0 },
     invariantViolations: 0,
     violations: [],
+    warnings: [],
   };
+  const summarizer = countedSummarizer(options.summarizer ?? factualNoteSummarizer(), provider, result);
+  const store = memoryStore();
+  const restore = createRestoreHandler(store);
+  // Without a named summarizer the preset runs as it does with no model: tier 0 skips and trim writes its
+  // factual note, which is priced below as if the model had written it (DESIGN.md §11).
+  const ctxkit =
+    policy === 'ctxkit' ? createCtxkitReplay({ window, maxOutputTokens, triggerTokens, ...(options.summarizer ? { summarizer } : {}), store, encoding }) : undefined;
+  const context: PolicyContext = {
+    window,
+    maxOutputTokens,
+    triggerTokens,
+    tokens,
+    countText: provider.countText,
+    summarize: (messages, instructions) => summarizer.summarize({ messages, instructions }),
+  };
+  const peer: ReplayPolicy | undefined = policy === 'ctxkit' ? undefined : peerPolicies[policy](context);
+  const retention = createRetentionTracker({ nearMessages: options.nearMessages ?? 4 });
+  const originals = new Map<string, string>();
+  for (const message of recorded) if (message.role === 'tool') originals.set(message.toolCallId, textOf(message.content));
+
   const violation = (step: number, text: string) => {
     result.invariantViolations += 1;
     if (result.violations.length < 20) result.violations.push(`step ${step}: ${text}`);
   };
+  const warn = (step: number, text: string) => {
+    if (result.warnings.length < 20) result.warnings.push(`step ${step}: ${text}`);
+  };
   const totalSteps = recorded.filter((message) => message.role === 'assistant').length;
+  const fits = (sent: number) => sent + maxOutputTokens <= window;
   let history: Message[] = [];
   let previous: readonly Message[] = [];
   let compactedAt = Number.NEGATIVE_INFINITY;
+  const ownTrigger = triggerTokens ?? defaultTrigger(window, maxOutputTokens);
 
   for (const message of recorded) {
     if (message.role !== 'assistant') {
       history.push(message);
+      retention.observe(message);
       continue;
     }
     const step = ++result.steps;
     const before = history;
-    let request: readonly Message[] = history;
+    let request: readonly Message[];
     let report: PrepareReport | undefined;
-    if (policy === 'ctxkit') {
-      ({ messages: request, report } = await manager!.prepare(history));
+    if (ctxkit) {
+      ({ request, report } = await ctxkit.prepare(history));
       if (report.compacted) result.compactions += 1;
       if (report.refill) result.refills += 1;
+      if (report.compacted) priceNotes(report, request, provider, result);
+      if (report.decision === 'nothing-shrank') warn(step, `over the threshold (${report.measurement.total} > ${report.threshold}) and no tier could shrink it`);
       history = [...request];
-    } else if (policy === 'sliding-window' && !fits(history)) {
-      request = slidingWindow(history, fits);
-      result.compactions += 1;
-      if (step - compactedAt <= 2) result.refills += 1;
-      compactedAt = step;
-    } else if (policy === 'summarize-at-90' && tokens(history) > window * 0.9) {
-      const system = history[0]?.role === 'system' ? [history[0]] : [];
-      const keepFrom = segmentRounds(history).at(-1)?.start ?? history.length;
-      const folded = history.slice(system.length, keepFrom);
-      const text = await summarizer.summarize({ messages: folded, instructions: 'Summarize the conversation so far for the agent that continues it.' });
-      const summary: Message = { role: 'user', content: `[summary of ${folded.length} earlier messages]\n${text}`, meta: { ctxkit: { kind: 'summary', by: 'summarize-at-90' } } };
-      request = [...system, summary, ...history.slice(keepFrom)];
-      history = [...request];
-      result.compactions += 1;
-      if (step - compactedAt <= 2) result.refills += 1;
-      compactedAt = step;
+    } else {
+      const outcome = await peer!.step(history);
+      request = outcome.request;
+      if (outcome.history) history = outcome.history;
+      if (outcome.compacted) {
+        result.compactions += 1;
+        if (step - compactedAt <= 2) result.refills += 1;
+        compactedAt = step;
+      }
     }
 
+    let sent = tokens(request);
+    if (!fits(sent)) {
+      result.overflows += 1;
+      if (ctxkit) {
+        const recovery = await ctxkit.manager.recover(request, classifyError(overflowError(window, sent)));
+        if (recovery.action === 'retry' && recovery.messages) {
+          request = recovery.messages;
+          sent = tokens(request);
+          history = [...request];
+          if (fits(sent)) result.recoveredOverflows += 1;
+          else warn(step, `still ${sent} tokens after recovering from an overflow, over the ${window - maxOutputTokens} the window holds with its output reserve`);
+        } else {
+          warn(step, `overflow at ${sent} tokens, recover said ${recovery.action}${recovery.reason ? `: ${recovery.reason}` : ''}`);
+        }
+      } else {
+        warn(step, `overflow: ${sent} tokens with a ${maxOutputTokens} output reserve in a ${window} window`);
+      }
+    }
     options.onRequest?.(request);
-    const sent = tokens(request);
-    if (sent + maxOutputTokens > window) result.overflows += 1;
+    retention.score(request, message);
     result.peakInputTokens = Math.max(result.peakInputTokens, sent);
     result.totalInputTokens += sent;
     let common = 0;
@@ -169,17 +281,66 @@ export async function simulateRun(recorded: readonly Message[], options: Simulat
     if (common > 0) result.cachedPrefixTokens += Math.min(sent, tokens(request.slice(0, common)));
     // A copy: the history array grows in place after this, and the cache only holds what was sent.
     previous = request.slice();
-    manager?.record({ model: 'simulated', usage: { inputTokens: sent }, messageCount: request.length, messages: request });
+    ctxkit?.manager.record({ model: 'simulated', usage: { inputTokens: Math.round(sent * usageSkew) }, messageCount: request.length, messages: request });
     if (check) await checkStep(step, before, request, report, { violation, restore, originals });
     result.outputTokens += tokens([message]);
     history.push(message);
+    retention.observe(message);
     options.onStep?.(step, totalSteps);
+    if (ctxkit && report?.compacted && report.after !== undefined && report.after > ownTrigger) warn(step, `compacted to ${report.after} tokens, still over the threshold ${ownTrigger}`);
   }
-  if (options.prices) {
-    const { input, cachedInput = input, output } = options.prices;
-    result.estimatedCostUsd = ((result.totalInputTokens - result.cachedPrefixTokens) * input + result.cachedPrefixTokens * cachedInput + result.outputTokens * output) / 1_000_000;
-  }
+  const tally = retention.tally();
+  result.retention = tally.retention;
+  result.farRetention = tally.farRetention;
+  result.retentionCounts = { namesUsed: tally.namesUsed, namesHeld: tally.namesHeld, farNamesUsed: tally.farNamesUsed, farNamesHeld: tally.farNamesHeld };
+  if (options.prices) result.estimatedCostUsd = costOf(result, options.prices, options.summarizerPrices ?? options.prices);
   return result;
+}
+
+/**
+ * The replay's cost: input not served from the cache at the input (or cache-write) price, cached input at
+ * the cached price, output at the output price, and every summary at the summarizer model's prices.
+ */
+export function costOf(result: SimulationResult, prices: TokenPrices, summarizerPrices: TokenPrices): number {
+  const uncached = result.totalInputTokens - result.cachedPrefixTokens;
+  const requests = uncached * (prices.cacheWrite ?? prices.input) + result.cachedPrefixTokens * (prices.cachedInput ?? prices.input) + result.outputTokens * prices.output;
+  const summaries = result.summarizerInputTokens * summarizerPrices.input + result.summarizerOutputTokens * summarizerPrices.output;
+  return (requests + summaries) / 1_000_000;
+}
+
+/**
+ * Prices each note a tier wrote without a model as the summary call it stands in for: the folded span's
+ * tokens in (what the tier freed plus the note) and the note out.
+ */
+function priceNotes(report: PrepareReport, request: readonly Message[], provider: { count(messages: readonly Message[]): number }, result: SimulationResult): void {
+  const notes = request.filter((message) => message.meta?.ctxkit?.kind === 'note');
+  for (const tier of report.tiers) {
+    if (tier.status !== 'applied' || !/factual note/.test(tier.reason ?? '')) continue;
+    const note = notes.at(-1);
+    const noteTokens = note ? provider.count([note]) : 0;
+    result.summarizerCalls += 1;
+    result.summarizerInputTokens += Math.max(0, tier.before - tier.after) + noteTokens;
+    result.summarizerOutputTokens += noteTokens;
+  }
+}
+
+/** The summarizer with every call counted on the simulated provider: its input span and instructions, its output. */
+function countedSummarizer(summarizer: SummarizerPlugin, provider: { count(messages: readonly Message[]): number; countText(text: string): number }, result: SimulationResult): SummarizerPlugin {
+  return {
+    ...summarizer,
+    async summarize(request) {
+      result.summarizerCalls += 1;
+      result.summarizerInputTokens += provider.count(request.messages) + provider.countText(request.instructions ?? '');
+      try {
+        const text = await summarizer.summarize(request);
+        result.summarizerOutputTokens += provider.countText(typeof text === 'string' ? text : '');
+        return text;
+      } catch (error) {
+        result.summarizerFailures += 1;
+        throw error;
+      }
+    },
+  };
 }
 
 /** The checks of DESIGN.md §3 on one request against the history it was made from. */

@@ -1,0 +1,161 @@
+import { type ContentPart, type Message, textOf } from '@ctxkit/core';
+
+/**
+ * Names an agent can take from earlier in its run and use again: paths, file names, identifiers,
+ * dotted names, line numbers and quoted strings. A plain word (`return`, `value`, `Django`) is not a
+ * name: every policy keeps those, so they would only dilute the measure. A name is distinctive when it
+ * holds a `_`, `.`, `/`, `-` or digit, or a lower-to-upper case change (camelCase), and is 3 characters
+ * or more; a number is a name when it has 2 to 6 digits (line numbers, ports, ids).
+ */
+const rawToken = /[A-Za-z0-9_$][\w$./-]*[\w$]|[A-Za-z0-9_$]/g;
+const quoted = /"([^"\n\\]{3,80})"|'([^'\n\\]{3,80})'|`([^`\n\\]{3,80})`/g;
+const distinctive = (name: string) => name.length >= 3 && (/[_./\-$\d]/.test(name) || /[a-z][A-Z]/.test(name));
+const lineNumber = /^\d{2,6}$/;
+
+/** The retention names in one piece of text: whole tokens, their path components and dotted parts, and quoted strings (prefixed `"`). */
+export function extractNames(text: string, into: Set<string> = new Set()): Set<string> {
+  for (const match of text.matchAll(rawToken)) {
+    const token = match[0];
+    if (/^\d+$/.test(token)) {
+      if (lineNumber.test(token)) into.add(token);
+      continue;
+    }
+    if (distinctive(token)) into.add(token);
+    if (!/[./]/.test(token)) continue;
+    for (const component of token.split('/')) {
+      if (component !== token && distinctive(component)) into.add(component);
+      if (!component.includes('.')) continue;
+      for (const part of component.split('.')) if (distinctive(part) && !/^\d+$/.test(part)) into.add(part);
+    }
+  }
+  for (const match of text.matchAll(quoted)) {
+    const inner = (match[1] ?? match[2] ?? match[3] ?? '').trim();
+    if (inner.length >= 3 && /\S\s+\S/.test(inner)) into.add(`"${inner}`);
+  }
+  return into;
+}
+
+/** Every string value of a tool call's arguments (JSON text), keys left out; the raw text when it is not JSON. */
+function argumentValues(argumentsText: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(argumentsText);
+  } catch {
+    return [argumentsText];
+  }
+  const values: string[] = [];
+  const walk = (value: unknown) => {
+    if (typeof value === 'string') values.push(value);
+    else if (typeof value === 'number') values.push(String(value));
+    else if (Array.isArray(value)) for (const item of value) walk(item);
+    else if (value && typeof value === 'object') for (const item of Object.values(value)) walk(item);
+  };
+  walk(parsed);
+  return values;
+}
+
+/** What a message says in text: its content, and for an assistant its tool calls' names and argument values. */
+export function messageText(message: Message): string {
+  const content = textOf(message.content as string | ContentPart[]);
+  if (message.role !== 'assistant' || !message.toolCalls?.length) return content;
+  return [content, ...message.toolCalls.flatMap((call) => [call.name, ...argumentValues(call.arguments)])].join('\n');
+}
+
+/** Retention of one replay: how much of what the agent used next the requests still held. */
+export interface RetentionTally {
+  /** Share of the names each next move took from earlier in the run that the request held verbatim. 1 when none were used. */
+  retention: number;
+  /** The same for names last seen more than `nearMessages` messages before the move. */
+  farRetention: number;
+  /** Names used, summed over steps (each name counted once a step). */
+  namesUsed: number;
+  namesHeld: number;
+  farNamesUsed: number;
+  farNamesHeld: number;
+}
+
+/** Options for {@link createRetentionTracker}. */
+export interface RetentionOptions {
+  /** Names whose last sighting is within this many messages of the move are "near"; the rest are "far". @default 4 */
+  nearMessages?: number;
+}
+
+/**
+ * Measures retention along a replay. Feed it every recorded message in order with `observe`; at each
+ * assistant step call `score(request, move)` before observing the move: the names of the move (its text
+ * and tool-call argument values) that appeared earlier in the run, outside the system message, are the
+ * names the agent took from its history, and each one counts as held when the request being sent has it
+ * verbatim (as a whole token, or the quoted string as a substring).
+ * @example
+ * const tracker = createRetentionTracker();
+ * for (const message of recorded) { if (message.role === 'assistant') tracker.score(request, message); tracker.observe(message); }
+ * tracker.tally().farRetention
+ */
+export function createRetentionTracker(options: RetentionOptions = {}) {
+  const nearMessages = options.nearMessages ?? 4;
+  const lastSeen = new Map<string, number>();
+  const observedTexts: string[] = [];
+  const namesOf = new WeakMap<Message, Set<string>>();
+  const textOfMessage = new WeakMap<Message, string>();
+  const tally = { namesUsed: 0, namesHeld: 0, farNamesUsed: 0, farNamesHeld: 0 };
+  let position = 0;
+
+  const cachedText = (message: Message) => {
+    let text = textOfMessage.get(message);
+    if (text === undefined) {
+      text = messageText(message);
+      textOfMessage.set(message, text);
+    }
+    return text;
+  };
+  const cachedNames = (message: Message) => {
+    let names = namesOf.get(message);
+    if (!names) {
+      names = extractNames(cachedText(message));
+      namesOf.set(message, names);
+    }
+    return names;
+  };
+  /** Where a quoted string was last seen, scanning back from the newest message. */
+  const lastSightingOf = (phrase: string): number | undefined => {
+    for (let index = observedTexts.length - 1; index >= 0; index -= 1) if (observedTexts[index]!.includes(phrase)) return index;
+    return undefined;
+  };
+
+  return {
+    /** Adds a recorded message to the run's history (the system message is observed but never a source of names). */
+    observe(message: Message): void {
+      const index = position++;
+      if (message.role === 'system') {
+        observedTexts.push('');
+        return;
+      }
+      observedTexts.push(cachedText(message));
+      for (const name of cachedNames(message)) if (!name.startsWith('"')) lastSeen.set(name, index);
+    },
+    /** Scores one step: `request` is what is sent, `move` the recorded assistant message that follows it. */
+    score(request: readonly Message[], move: Message): void {
+      const used = extractNames(messageText(move));
+      for (const name of used) {
+        const phrase = name.startsWith('"') ? name.slice(1) : undefined;
+        const seenAt = phrase === undefined ? lastSeen.get(name) : lastSightingOf(phrase);
+        if (seenAt === undefined) continue;
+        const far = position - seenAt > nearMessages;
+        const held = request.some((message) => (phrase === undefined ? cachedNames(message).has(name) : cachedText(message).includes(phrase)));
+        tally.namesUsed += 1;
+        if (held) tally.namesHeld += 1;
+        if (far) {
+          tally.farNamesUsed += 1;
+          if (held) tally.farNamesHeld += 1;
+        }
+      }
+    },
+    tally(): RetentionTally {
+      return {
+        retention: tally.namesUsed === 0 ? 1 : tally.namesHeld / tally.namesUsed,
+        farRetention: tally.farNamesUsed === 0 ? 1 : tally.farNamesHeld / tally.farNamesUsed,
+        ...tally,
+      };
+    },
+  };
+}
