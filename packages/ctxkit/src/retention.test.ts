@@ -1,16 +1,16 @@
 import type { Message } from '@ctxkit/core';
 import { describe, expect, it } from 'vitest';
-import { createRetentionTracker, extractNames, messageText } from './retention.ts';
+import { createRetentionTracker, retentionNames, messageText } from './retention.ts';
 
-describe('extractNames', () => {
+describe('retentionNames', () => {
   it('takes paths, their file names, identifiers, dotted names and line numbers, and leaves plain words', () => {
-    const names = extractNames('Open /testbed/astroid/modutils.py at line 123 and call self._get_spec or AstroidBuilder; the value is fine');
+    const names = retentionNames('Open /testbed/astroid/modutils.py at line 123 and call self._get_spec or AstroidBuilder; the value is fine');
     expect([...names]).toEqual(expect.arrayContaining(['/testbed/astroid/modutils.py'.slice(1), 'modutils.py', '123', 'self._get_spec', '_get_spec', 'AstroidBuilder']));
     for (const plain of ['Open', 'line', 'and', 'call', 'value', 'fine', 'astroid', 'testbed', 'self']) expect(names.has(plain)).toBe(false);
   });
 
   it('keeps camelCase and snake_case identifiers, drops single digits and numbers over 6 digits', () => {
-    const names = extractNames('getUserName user_id x 7 1234567 42');
+    const names = retentionNames('getUserName user_id x 7 1234567 42');
     expect(names.has('getUserName')).toBe(true);
     expect(names.has('user_id')).toBe(true);
     expect(names.has('42')).toBe(true);
@@ -19,7 +19,7 @@ describe('extractNames', () => {
   });
 
   it('takes quoted phrases of several words as one name, marked with a leading quote', () => {
-    const names = extractNames(`grep -n "def build_namespace_package_module" builder.py; echo 'no such file'`);
+    const names = retentionNames(`grep -n "def build_namespace_package_module" builder.py; echo 'no such file'`);
     expect(names.has('"def build_namespace_package_module')).toBe(true);
     expect(names.has('"no such file')).toBe(true);
   });

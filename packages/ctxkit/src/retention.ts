@@ -1,33 +1,15 @@
 import { type ContentPart, type Message, textOf } from '@ctxkit/core';
+import { extractNames } from '@ctxkit/summarize';
+
+const quoted = /"([^"\n\\]{3,80})"|'([^'\n\\]{3,80})'|`([^`\n\\]{3,80})`/g;
 
 /**
- * Names an agent can take from earlier in its run and use again: paths, file names, identifiers,
- * dotted names, line numbers and quoted strings. A plain word (`return`, `value`, `Django`) is not a
- * name: every policy keeps those, so they would only dilute the measure. A name is distinctive when it
- * holds a `_`, `.`, `/`, `-` or digit, or a lower-to-upper case change (camelCase), and is 3 characters
- * or more; a number is a name when it has 2 to 6 digits (line numbers, ports, ids).
+ * The retention names in one piece of text: the distinctive names of `@ctxkit/summarize`'s
+ * `extractNames` (paths, file names, identifiers, dotted names, line numbers), and quoted phrases of
+ * several words (prefixed `"`).
  */
-const rawToken = /[A-Za-z0-9_$][\w$./-]*[\w$]|[A-Za-z0-9_$]/g;
-const quoted = /"([^"\n\\]{3,80})"|'([^'\n\\]{3,80})'|`([^`\n\\]{3,80})`/g;
-const distinctive = (name: string) => name.length >= 3 && (/[_./\-$\d]/.test(name) || /[a-z][A-Z]/.test(name));
-const lineNumber = /^\d{2,6}$/;
-
-/** The retention names in one piece of text: whole tokens, their path components and dotted parts, and quoted strings (prefixed `"`). */
-export function extractNames(text: string, into: Set<string> = new Set()): Set<string> {
-  for (const match of text.matchAll(rawToken)) {
-    const token = match[0];
-    if (/^\d+$/.test(token)) {
-      if (lineNumber.test(token)) into.add(token);
-      continue;
-    }
-    if (distinctive(token)) into.add(token);
-    if (!/[./]/.test(token)) continue;
-    for (const component of token.split('/')) {
-      if (component !== token && distinctive(component)) into.add(component);
-      if (!component.includes('.')) continue;
-      for (const part of component.split('.')) if (distinctive(part) && !/^\d+$/.test(part)) into.add(part);
-    }
-  }
+export function retentionNames(text: string): Set<string> {
+  const into = new Set(extractNames(text).keys());
   for (const match of text.matchAll(quoted)) {
     const inner = (match[1] ?? match[2] ?? match[3] ?? '').trim();
     if (inner.length >= 3 && /\S\s+\S/.test(inner)) into.add(`"${inner}`);
@@ -111,7 +93,7 @@ export function createRetentionTracker(options: RetentionOptions = {}) {
   const cachedNames = (message: Message) => {
     let names = namesOf.get(message);
     if (!names) {
-      names = extractNames(cachedText(message));
+      names = retentionNames(cachedText(message));
       namesOf.set(message, names);
     }
     return names;
@@ -135,7 +117,7 @@ export function createRetentionTracker(options: RetentionOptions = {}) {
     },
     /** Scores one step: `request` is what is sent, `move` the recorded assistant message that follows it. */
     score(request: readonly Message[], move: Message): void {
-      const used = extractNames(messageText(move));
+      const used = retentionNames(messageText(move));
       for (const name of used) {
         const phrase = name.startsWith('"') ? name.slice(1) : undefined;
         const seenAt = phrase === undefined ? lastSeen.get(name) : lastSightingOf(phrase);

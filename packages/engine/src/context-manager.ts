@@ -27,6 +27,7 @@ import { createMeter, type Measurement, type Meter } from '@ctxkit/tokens';
 import type { ManagerEvent, ReinjectedBlock, RecoverAction, TierReport } from './events.ts';
 import { type ContextWindowOption, providerFor, resolveLimits } from './model-limits.ts';
 import { type ProtectedRegion, protectedRegion } from './protected-region.ts';
+import { type CompactionDepthOptions, createCompactionDepth } from './compaction-depth.ts';
 import { collectReinjection } from './reinjection.ts';
 
 const source = 'engine';
@@ -47,8 +48,14 @@ export interface ContextManagerOptions {
   policy?: ThresholdPolicyPlugin | string;
   /** Recent turns kept verbatim. @default 6 */
   keepRecentTurns?: number;
-  /** Compaction aims at this fraction of the threshold, overriding the policy's target. */
+  /** Compaction aims at this fraction of the threshold, overriding the policy's target and {@link ContextManagerOptions.compactionDepth}. */
   target?: number;
+  /**
+   * How deep a threshold compaction goes when no fixed `target` is set: room below the threshold for a
+   * number of steps of the run's typical growth, never deeper than the policy's target; `false` always
+   * aims at the policy's target. @default { stepsAhead: 8, maxShare: 0.8 }
+   */
+  compactionDepth?: CompactionDepthOptions | false;
   /** After-compaction reinjection; `false` turns it off. */
   reinjection?: false | ReinjectionOptions;
   /** Tool definitions the host sends (`tools=`): counted in the fixed floor. */
@@ -187,6 +194,8 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       ...(registry.all('estimator')[0] ? { estimator: registry.all('estimator')[0]! } : {}),
     });
   const state = createCompactionState();
+  // How deep a compaction goes: from the run's growth, unless a fixed target share is set.
+  const depth = options.target === undefined && options.compactionDepth !== false ? createCompactionDepth(options.compactionDepth || {}) : undefined;
   const validator = createTranscriptValidator();
   const learned = new Map<string, number>();
   // Transcripts produced by an overflow recovery, with their length then: recovering the same one again
@@ -378,6 +387,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     const setting = await decide(model, prepareOptions.signal);
     const measureOptions = { ...(tools ? { tools } : {}), model };
     let measurement = meter.measure(messages, measureOptions);
+    depth?.observe(measurement.total);
     const observation = state.observe(measurement.total, setting.threshold);
     if (observation.refill) emit({ type: 'refill', model, tokens: measurement.total, threshold: setting.threshold, step: observation.step });
     const unchanged = (decision: PrepareReport['decision']): PrepareResult => {
@@ -394,10 +404,12 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       emit({ type: 'breaker-held', tokens: measurement.total, retryAtTokens: state.snapshot().retryAtTokens ?? 0 });
       return unchanged('breaker-open');
     }
-    const result = await compact(messages, { model, tools, target: setting.target, threshold: setting.threshold, trigger: 'threshold', signal: prepareOptions.signal });
+    const target = depth ? depth.target(setting.threshold, setting.target) : setting.target;
+    const result = await compact(messages, { model, tools, target, threshold: setting.threshold, trigger: 'threshold', signal: prepareOptions.signal });
+    if (result.applied) depth?.compacted(result.after);
     lastSent = { messages: result.messages, tools };
     const decision = result.applied && result.after < result.before ? 'compacted' : 'nothing-shrank';
-    return { messages: result.messages, report: reportOf(model, setting, measurement, decision, observation.refill, result) };
+    return { messages: result.messages, report: reportOf(model, { ...setting, target }, measurement, decision, observation.refill, result) };
   };
 
   const record: ContextManager['record'] = ({ model, usage, messageCount, messages }) => {

@@ -22,5 +22,6 @@ export { closeMarker, dataBoundary, frameData, openMarker, renderMessage } from 
 export { type SpanSummaryRequest, type SpanSummaryResult, summarizeSpan } from './summarize-span.ts';
 export { type InstructionMode, type InstructionOptions, summaryInstructions, summarySections } from './summary-instructions.ts';
 export { keyTerms, taskProblem, taskSection } from './task-check.ts';
+export { extractNames, isDistinctiveName } from './distinctive-names.ts';
 export { textHash } from './text-hash.ts';
 export { type NumberBounds, numberOption, type ResolvedSummaryOptions, type SummaryOptions, summaryOptions } from './tier-options.ts';

@@ -18,4 +18,5 @@ export {
   toOpenAIResponsesTool,
   toOpenAITool,
 } from './restore-tool.ts';
+export { digestOutput, renderDigest, type StubDetailOptions, type StubDigest } from './stub-digest.ts';
 export { defaultStubText, describeArguments, type StubDescription } from './stub-text.ts';

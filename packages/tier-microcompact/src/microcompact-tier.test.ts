@@ -25,7 +25,7 @@ describe('microcompactTier on a coding run', () => {
   it('turns tool results older than the last three into stubs that name the call and a handle', async () => {
     const messages = codingRun();
     const context = tierContext({ protectedStart: 12 });
-    const output = applied(await microcompactTier().apply(messages, context));
+    const output = applied(await microcompactTier({ stubDetail: false }).apply(messages, context));
 
     expect(output[3]).toEqual({
       role: 'tool',
@@ -63,7 +63,7 @@ describe('microcompactTier on a coding run', () => {
   });
 
   it('reports what it did in the detail', async () => {
-    const outcome = await microcompactTier().apply(codingRun(), tierContext({ protectedStart: 12 }));
+    const outcome = await microcompactTier({ stubDetail: false }).apply(codingRun(), tierContext({ protectedStart: 12 }));
     expect(outcome).toMatchObject({ status: 'applied', detail: 'archived 2 tool results as stubs (2 new: r1–r2), freed 4,861 tokens' });
   });
 
@@ -112,7 +112,7 @@ describe('microcompactTier on a coding run', () => {
 describe('minSavingsTokens', () => {
   it('skips with the reason, and archives nothing, when the saving is below the minimum', async () => {
     const store = memoryStore();
-    const outcome = await microcompactTier({ minSavingsTokens: 10_000 }).apply(codingRun(), tierContext({ protectedStart: 12, store }));
+    const outcome = await microcompactTier({ minSavingsTokens: 10_000, stubDetail: false }).apply(codingRun(), tierContext({ protectedStart: 12, store }));
     expect(outcome).toEqual({
       status: 'skipped',
       reason: 'archiving 2 tool results would free only 4,861 tokens, below minSavingsTokens (10,000); left unchanged to keep the prompt cache',
@@ -122,9 +122,9 @@ describe('minSavingsTokens', () => {
   });
 
   it('applies at exactly the minimum', async () => {
-    const outcome = await microcompactTier({ minSavingsTokens: 4_861 }).apply(codingRun(), tierContext({ protectedStart: 12 }));
+    const outcome = await microcompactTier({ minSavingsTokens: 4_861, stubDetail: false }).apply(codingRun(), tierContext({ protectedStart: 12 }));
     expect(outcome.status).toBe('applied');
-    const above = await microcompactTier({ minSavingsTokens: 4_862 }).apply(codingRun(), tierContext({ protectedStart: 12 }));
+    const above = await microcompactTier({ minSavingsTokens: 4_862, stubDetail: false }).apply(codingRun(), tierContext({ protectedStart: 12 }));
     expect(above.status).toBe('skipped');
   });
 
@@ -137,7 +137,7 @@ describe('minSavingsTokens', () => {
 describe('handles across compactions of a growing run', () => {
   it('never archives a stub again, and numbers new results after the old ones', async () => {
     const store = memoryStore();
-    const tier = microcompactTier({ keepRecent: 1, minSavingsTokens: 0 });
+    const tier = microcompactTier({ keepRecent: 1, minSavingsTokens: 0, stubDetail: false });
     const first = applied(await tier.apply(codingRun(), tierContext({ protectedStart: 12, store })));
     expect(handlesOf(first)).toEqual(['r1', 'r2', 'r3', 'r4']);
     const firstRecords = await Promise.all(['r1', 'r2', 'r3', 'r4'].map((handle) => store.getItem(handle)));
@@ -201,7 +201,7 @@ describe('handles across compactions of a growing run', () => {
 
   it('points a restored result that grew old back at its first archive', async () => {
     const store = memoryStore();
-    const tier = microcompactTier({ keepRecent: 1, minSavingsTokens: 0 });
+    const tier = microcompactTier({ keepRecent: 1, minSavingsTokens: 0, stubDetail: false });
     const first = applied(await tier.apply(codingRun(), tierContext({ protectedStart: 12, store })));
     const restored = await createRestoreHandler(store)({ handle: 'r1' });
     const grown: Message[] = [
@@ -216,6 +216,67 @@ describe('handles across compactions of a growing run', () => {
     expect(second[14]!.content).toBe('[tool result 1 archived: read_file src/app.ts, 3,333 tokens; restore with restore_tool_result("r1")]');
     expect(second[14]!.meta?.ctxkit?.handle).toBe('r1');
     expect(await store.getItem('r5')).toBeNull();
+  });
+});
+
+describe('stub detail', () => {
+  const output = (lines: string[]) => ['<returncode>0</returncode>', '<output>', ...lines, '</output>'].join('\n');
+  const run = (content: string): Message[] => [
+    { role: 'system', content: 'You are a coding agent.' },
+    { role: 'user', content: 'Fix the loader.' },
+    { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'bash', arguments: '{"command":"grep -rn load_module src"}' }] },
+    { role: 'tool', toolCallId: 'c1', content },
+    { role: 'assistant', content: 'Done.' },
+  ];
+
+  it('keeps the first and last lines with content and the names in between, most frequent first, none twice', async () => {
+    const body = ['src/loader.py:12: def load_module(name):', ...Array.from({ length: 60 }, (_, index) => `src/cache.py:${100 + index}:     return _CACHE_TABLE.get(key_${index % 3})`), 'src/loader.py:88: raise ModuleNotFound(name)'];
+    const stubbed = applied(await microcompactTier({ keepRecent: 0, minSavingsTokens: 0 }).apply(run(output(body)), tierContext({ protectedStart: 4 })));
+    const text = String(stubbed[3]!.content);
+    expect(text.split('\n')[0]).toMatch(/^\[tool result 1 archived: bash grep -rn load_module src, [\d,]+ tokens; restore with restore_tool_result\("r1"\)\]$/);
+    expect(text).toContain('head: src/loader.py:12: def load_module(name): ⏎ src/cache.py:100: return _CACHE_TABLE.get(key_0)');
+    expect(text).toContain('tail: src/cache.py:159: return _CACHE_TABLE.get(key_2) ⏎ src/loader.py:88: raise ModuleNotFound(name)');
+    const mentions = /mentions: (.*)/.exec(text)![1]!.split(', ');
+    // key_1 is in 20 middle lines and in neither the head nor the tail; names those lines show are not repeated.
+    expect(mentions[0]).toBe('key_1');
+    expect(mentions).toContain('130');
+    expect(mentions).not.toContain('_CACHE_TABLE.get');
+    expect(mentions).not.toContain('src/cache.py');
+    expect(text).not.toContain('<output>');
+  });
+
+  it('gives a small output a small digest, and a stub is never archived again once its meta is lost', async () => {
+    const small = output(Array.from({ length: 12 }, (_, index) => `line ${index}: value_${index}`));
+    const stubbed = applied(await microcompactTier({ keepRecent: 0, minSavingsTokens: 0, minResultTokens: 10 }).apply(run(small), tierContext({ protectedStart: 4 })));
+    const text = String(stubbed[3]!.content);
+    const digest = text.slice(text.indexOf('\n') + 1);
+    expect(digest.length).toBeLessThanOrEqual(Math.floor(small.length * 0.15) + 40);
+    const lost = stubbed.map(({ meta: _meta, ...message }) => message as Message);
+    const again = await microcompactTier({ keepRecent: 0, minSavingsTokens: 0, minResultTokens: 10 }).apply(lost, tierContext({ protectedStart: 4 }));
+    expect(again.status).toBe('skipped');
+  });
+});
+
+describe('archive', () => {
+  const tokensOf = (messages: readonly Message[]) => tierContext({ protectedStart: 0 }).count(messages);
+
+  it("archives the oldest results first, only enough to reach the target, with 'target' (the default)", async () => {
+    const messages = codingRun();
+    const target = tokensOf(messages) - 3_000;
+    const output = applied(await microcompactTier({ keepRecent: 0, minSavingsTokens: 0 }).apply(messages, tierContext({ protectedStart: 12, targetTokens: target })));
+    expect(handlesOf(output)).toEqual(['r1']);
+    expect(output[5]).toBe(messages[5]);
+    expect(tokensOf(output)).toBeLessThanOrEqual(target);
+  });
+
+  it("archives every old result with 'all', whatever the target", async () => {
+    const messages = codingRun();
+    const output = applied(await microcompactTier({ keepRecent: 0, minSavingsTokens: 0, archive: 'all' }).apply(messages, tierContext({ protectedStart: 12, targetTokens: tokensOf(messages) - 3_000 })));
+    expect(handlesOf(output)).toEqual(['r1', 'r2', 'r3', 'r4']);
+  });
+
+  it('rejects an unknown archive mode at creation', () => {
+    expect(() => microcompactTier({ archive: 'some' as 'all' })).toThrow("microcompactTier option archive must be 'target' or 'all', got \"some\"");
   });
 });
 

@@ -3,6 +3,7 @@ import { type ArchivedToolResult, nextHandleKey, readArchivedToolResult, readKey
 import { fingerprint } from './fingerprint.ts';
 import { parseHandle } from './restore-handler.ts';
 import { restoreToolResultTool } from './restore-tool.ts';
+import { digestOutput, type StubDetailOptions } from './stub-digest.ts';
 import { defaultStubText, describeArguments, groupDigits, looksLikeStub, type StubDescription } from './stub-text.ts';
 
 /** Options for {@link microcompactTier}. */
@@ -21,6 +22,18 @@ export interface MicrocompactOptions {
   excludeTools?: readonly string[];
   /** Writes the stub's text; it must contain the handle, or the model could not restore the original. @default defaultStubText */
   stubText?: (stub: StubDescription) => string;
+  /**
+   * What a stub keeps of its output so the model still recognises it without a restore: head and tail
+   * lines and the names in between (paths, identifiers, line numbers), within a budget that grows with
+   * the output; `false` for a bare handle. @default { lines: 2, lineLength: 100, maxCharacters: 480, share: 0.15 }
+   */
+  stubDetail?: StubDetailOptions | false;
+  /**
+   * How many old results to archive: `'target'` archives the oldest first, just enough to bring the
+   * transcript to the target (and at least `minSavingsTokens`), leaving newer results verbatim; `'all'`
+   * archives every old result. @default 'target'
+   */
+  archive?: 'target' | 'all';
 }
 
 interface Plan {
@@ -48,6 +61,19 @@ function checkCount(name: string, value: number, at: number): void {
   if (!Number.isInteger(value) || value < at) {
     throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `microcompactTier option ${name} must be an integer ≥ ${at}, got ${String(value)}` });
   }
+}
+
+/** The oldest planned stubs that together free what the transcript is over its target, and at least `minimum`. */
+function oldestEnough(plans: readonly Plan[], messages: readonly Message[], context: TierContext, minimum: number): Plan[] {
+  const needed = Math.max(minimum, context.count(messages) - context.targetTokens);
+  const chosen: Plan[] = [];
+  let freed = 0;
+  for (const planned of plans) {
+    if (freed >= needed) break;
+    chosen.push(planned);
+    freed += context.count([messages[planned.index]!]) - context.count([planned.stub]);
+  }
+  return chosen;
 }
 
 function handleRange(handles: readonly string[]): string {
@@ -79,7 +105,8 @@ function handleRange(handles: readonly string[]): string {
  * ```
  */
 export function microcompactTier(options: MicrocompactOptions = {}): TierPlugin<'microcompact'> {
-  const { keepRecent = 3, minSavingsTokens = 2_000, minResultTokens = 100, excludeTools = [], stubText = defaultStubText } = options;
+  const { keepRecent = 3, minSavingsTokens = 2_000, minResultTokens = 100, excludeTools = [], stubText = defaultStubText, stubDetail = {}, archive = 'target' } = options;
+  if (archive !== 'target' && archive !== 'all') throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `microcompactTier option archive must be 'target' or 'all', got ${JSON.stringify(archive)}` });
   checkCount('keepRecent', keepRecent, 0);
   checkCount('minSavingsTokens', minSavingsTokens, 0);
   checkCount('minResultTokens', minResultTokens, 0);
@@ -164,6 +191,7 @@ export function microcompactTier(options: MicrocompactOptions = {}): TierPlugin<
         target: describeArguments(described.argumentsText),
         tokens: described.tokens,
         images: described.images,
+        ...(stubDetail === false ? {} : { digest: digestOutput(text, stubDetail) }),
       };
       let content: unknown;
       try {
@@ -238,7 +266,8 @@ export function microcompactTier(options: MicrocompactOptions = {}): TierPlugin<
         return { status: 'failed', reason: error instanceof Error ? error.message : String(error), error };
       }
       if (typeof planned === 'string') return { status: 'skipped', reason: planned };
-      const { plans, nextNumber } = planned;
+      const { nextNumber } = planned;
+      const plans = archive === 'all' ? planned.plans : oldestEnough(planned.plans, messages, context, minSavingsTokens);
 
       const output = messages.slice();
       for (const { index, stub } of plans) output[index] = stub;

@@ -1,3 +1,5 @@
+import { renderDigest, type StubDigest } from './stub-digest.ts';
+
 /** What a stub says about the tool result it stands for; the input of a custom `stubText`. */
 export interface StubDescription {
   /** The restore handle: `r7`. */
@@ -12,6 +14,8 @@ export interface StubDescription {
   tokens: number;
   /** Images in the original (they are archived too, but restore as text only). */
   images: number;
+  /** What the stub keeps of the output (head and tail lines, names), when stub detail is on. */
+  digest?: StubDigest;
 }
 
 // The arguments that best say what a call did, in order; anything else falls back to the first values.
@@ -68,16 +72,17 @@ export function groupDigits(value: number): string {
 
 /**
  * The default stub text:
- * `[tool result 7 archived: read_file src/app.ts, 12,480 tokens; restore with restore_tool_result("r7")]`.
+ * `[tool result 7 archived: read_file src/app.ts, 12,480 tokens; restore with restore_tool_result("r7")]`,
+ * followed, when the stub keeps a digest, by `head:`, `tail:` and `mentions:` lines.
  */
 export function defaultStubText(stub: StubDescription): string {
   const what = stub.target ? `${stub.toolName} ${stub.target}` : stub.toolName;
   const images = stub.images === 0 ? '' : ` and ${stub.images} image${stub.images === 1 ? '' : 's'}`;
-  return `[tool result ${stub.number} archived: ${what}, ${groupDigits(stub.tokens)} tokens${images}; restore with restore_tool_result("${stub.handle}")]`;
+  return `[tool result ${stub.number} archived: ${what}, ${groupDigits(stub.tokens)} tokens${images}; restore with restore_tool_result("${stub.handle}")]${renderDigest(stub.digest)}`;
 }
 
 // Recognises default stubs whose meta was lost on a round trip through a provider's wire format.
-const stubShape = /^\[tool result \d+ archived: [\s\S]*restore_tool_result\("r\d+"\)\]$/;
+const stubShape = /^\[tool result \d+ archived: [^\n]*restore_tool_result\("r\d+"\)\](?:\n(?:head|tail|mentions): [^\n]*)*$/;
 
 /** True when a text is a default stub (so it is never archived again). */
 export function looksLikeStub(text: string): boolean {

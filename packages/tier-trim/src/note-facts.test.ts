@@ -114,7 +114,8 @@ describe('renderNote', () => {
     const full = renderNote(facts, noteDetails[0]!);
     const bare = renderNote(facts, noteDetails.at(-1)!);
     expect(full).toContain('## Commands run\n- … 15 earlier commands not listed\n- `cat f15.txt` → exit 0');
-    expect(full.endsWith('- `cat f39.txt` → exit 0')).toBe(true);
+    // The names the span mentioned come last, the most recently seen first.
+    expect(full).toContain('- `cat f39.txt` → exit 0\n## Names seen\nf39.txt, f39, f38.txt, f38,');
     expect(bare).toBe('## Files read\n- (40 files, not listed)\n## Commands run\n- (40 commands, not listed)');
   });
 });

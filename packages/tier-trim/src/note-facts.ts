@@ -1,4 +1,5 @@
 import { type Message, type ToolCall, textOf } from '@ctxkit/core';
+import { extractNames } from '@ctxkit/summarize';
 import { filesInShellCommand } from './shell-command.ts';
 import { errorLines, exitStatus } from './tool-output.ts';
 
@@ -24,6 +25,11 @@ export interface NoteFacts {
   earlierSummaries: string[];
   /** The last plan the assistant stated: its last text, or its last `think` thought. */
   lastPlan?: string;
+  /**
+   * Names the span mentioned (paths, identifiers, line numbers; see `extractNames` in @ctxkit/summarize),
+   * each with how often and how late (message position; earlier notes count as their position) it was seen.
+   */
+  names: Map<string, { count: number; last: number }>;
 }
 
 /** Section headings of the note, in the order they are written; `collectFacts` reads them back from earlier notes. */
@@ -36,6 +42,7 @@ export const noteSections = {
   toolCalls: 'Tool calls',
   errors: 'Errors seen',
   archived: 'Archived tool results',
+  names: 'Names seen',
   lastPlan: 'Last plan',
 } as const;
 
@@ -59,6 +66,14 @@ function parseArguments(raw: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** Every string in a parsed value (the text of a call's arguments without their keys and escapes). */
+function stringValues(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringValues);
+  if (isRecord(value)) return Object.values(value).flatMap(stringValues);
+  return typeof value === 'number' ? [String(value)] : [];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -91,7 +106,7 @@ function pushRecent(list: string[], item: string): void {
   list.push(item);
 }
 
-function parseEarlierNote(text: string, facts: NoteFacts): void {
+function parseEarlierNote(text: string, facts: NoteFacts, position: number): void {
   const keys = Object.entries(noteSections) as [keyof typeof noteSections, string][];
   let current: keyof typeof noteSections | undefined;
   const prose: string[] = [];
@@ -108,7 +123,10 @@ function parseEarlierNote(text: string, facts: NoteFacts): void {
       continue;
     }
     if (current === undefined) continue;
-    if (current === 'earlierSummaries' || current === 'lastPlan') {
+    if (current === 'names') {
+      // An earlier note's names are read back as seen once more, where that note stands.
+      for (const name of line.split(', ')) if (name.trim() !== '') facts.names.set(name.trim(), { count: (facts.names.get(name.trim())?.count ?? 0) + 1, last: position });
+    } else if (current === 'earlierSummaries' || current === 'lastPlan') {
       prose.push(line);
     } else if (line.startsWith('- ') && !line.startsWith('- … ') && !line.startsWith('- (')) {
       const item = line.slice(2);
@@ -136,7 +154,13 @@ export function collectFacts(messages: readonly Message[]): NoteFacts {
     userMessages: [],
     archived: [],
     earlierSummaries: [],
+    names: new Map(),
   };
+  const noteName = (name: string, position: number, count = 1) => {
+    const seen = facts.names.get(name);
+    facts.names.set(name, { count: (seen?.count ?? 0) + count, last: Math.max(seen?.last ?? position, position) });
+  };
+  let position = 0;
   interface Pending {
     list?: ListKey;
     at?: number;
@@ -149,13 +173,16 @@ export function collectFacts(messages: readonly Message[]): NoteFacts {
   for (const message of messages) {
     const kind = message.meta?.ctxkit?.kind;
     const text = textOf(message.content);
+    position += 1;
     if (kind === 'reinjected') continue;
     if (kind === 'note') {
       const count = /^\[ctxkit note on ([\d,]+) earlier message/.exec(text);
       facts.messages += count ? Number(count[1]!.replaceAll(',', '')) : 1;
-      parseEarlierNote(text, facts);
+      parseEarlierNote(text, facts, position);
       continue;
     }
+    const said = message.role === 'assistant' ? [text, ...(message.toolCalls ?? []).flatMap((call) => stringValues(parseArguments(call.arguments) ?? call.arguments))].join('\n') : text;
+    for (const [name, count] of extractNames(said)) noteName(name, position, count);
     if (kind === 'summary') {
       const count = /^\[ctxkit summary of ([\d,]+) earlier message/.exec(text);
       facts.messages += count ? Number(count[1]!.replaceAll(',', '')) : 1;

@@ -14,15 +14,17 @@ export interface NoteDetail {
   summaryLength: number;
   /** Characters of the last plan. */
   planLength: number;
+  /** Characters of the names list. */
+  namesLength: number;
 }
 
 /** From the fullest note to the barest; a tier takes the first that fits its budget. */
 export const noteDetails: readonly NoteDetail[] = [
-  { files: 30, commands: 25, toolCalls: 20, errors: 10, userMessages: 6, userMessageLength: 1_200, archived: 20, summaryLength: 3_000, planLength: 800 },
-  { files: 15, commands: 12, toolCalls: 10, errors: 6, userMessages: 4, userMessageLength: 500, archived: 10, summaryLength: 1_500, planLength: 400 },
-  { files: 8, commands: 6, toolCalls: 5, errors: 4, userMessages: 2, userMessageLength: 300, archived: 5, summaryLength: 700, planLength: 250 },
-  { files: 4, commands: 3, toolCalls: 2, errors: 2, userMessages: 1, userMessageLength: 200, archived: 2, summaryLength: 300, planLength: 150 },
-  { files: 0, commands: 0, toolCalls: 0, errors: 0, userMessages: 0, userMessageLength: 0, archived: 0, summaryLength: 0, planLength: 0 },
+  { files: 30, commands: 25, toolCalls: 20, errors: 10, userMessages: 6, userMessageLength: 1_200, archived: 20, summaryLength: 3_000, planLength: 800, namesLength: 2400 },
+  { files: 15, commands: 12, toolCalls: 10, errors: 6, userMessages: 4, userMessageLength: 500, archived: 10, summaryLength: 1_500, planLength: 400, namesLength: 1200 },
+  { files: 8, commands: 6, toolCalls: 5, errors: 4, userMessages: 2, userMessageLength: 300, archived: 5, summaryLength: 700, planLength: 250, namesLength: 600 },
+  { files: 4, commands: 3, toolCalls: 2, errors: 2, userMessages: 1, userMessageLength: 200, archived: 2, summaryLength: 300, planLength: 150, namesLength: 240 },
+  { files: 0, commands: 0, toolCalls: 0, errors: 0, userMessages: 0, userMessageLength: 0, archived: 0, summaryLength: 0, planLength: 0, namesLength: 0 },
 ];
 
 function list(title: string, items: readonly string[], keep: number, noun: string): string[] {
@@ -54,6 +56,27 @@ export function renderNote(facts: NoteFacts, detail: NoteDetail): string {
     ...list(noteSections.errors, facts.errors, detail.errors, 'errors'),
     ...list(noteSections.archived, facts.archived, detail.archived, 'results'),
   );
+  const names = namesLine(facts, detail.namesLength);
+  if (names !== '') lines.push(`## ${noteSections.names}`, names);
   if (facts.lastPlan !== undefined && detail.planLength > 0) lines.push(`## ${noteSections.lastPlan}`, clip(facts.lastPlan, detail.planLength));
   return lines.join('\n');
+}
+
+/**
+ * The names the note keeps, within `length` characters: the most recently seen first (an agent reaches
+ * back for what it touched last), the more frequent first among names seen at the same place; bare
+ * numbers are left out.
+ */
+function namesLine(facts: NoteFacts, length: number): string {
+  if (length <= 0 || facts.names.size === 0) return '';
+  const ranked = [...facts.names.entries()].sort(([, a], [, b]) => b.last - a.last || b.count - a.count);
+  const kept: string[] = [];
+  let used = 0;
+  for (const [name] of ranked) {
+    // A bare number (a line number, a count) says nothing without the line it came from.
+    if (/^\d+$/.test(name) || name.includes(', ') || used + name.length + 2 > length) continue;
+    kept.push(name);
+    used += name.length + 2;
+  }
+  return kept.join(', ');
 }

@@ -45,7 +45,7 @@ function codingRun(): Message[] {
 describe('trimTier without a summarizer', () => {
   it('folds the middle into a factual note, keeping the system message, the task and the recent round', async () => {
     const messages = codingRun();
-    const { messages: out, detail } = applied(await trimTier().apply(messages, contextFor(messages, { protectedStart: 8 })));
+    const { messages: out, detail } = applied(await trimTier({ foldTo: 'all' }).apply(messages, contextFor(messages, { protectedStart: 8 })));
     expect(out.slice(0, 2)).toEqual(messages.slice(0, 2));
     expect(out.slice(3)).toEqual(messages.slice(8));
     const note = out[2]!;
@@ -62,11 +62,47 @@ describe('trimTier without a summarizer', () => {
         '- `sed -i \'s/text!/text ?? "{}"/\' src/parser.ts` → exit 0',
         '## Errors seen',
         '- `npx vitest run`: "TypeError: Cannot read properties of null"',
+        '## Names seen',
+        'src/parser.ts, parser.ts, parseConfig, s/text, TypeError',
         '## Last plan',
         'I will guard against null in parseConfig, then rerun the tests.',
       ].join('\n'),
     );
     expect(detail).toMatch(/^folded 6 messages \([\d,]+ tokens\) into a \d+-token factual note$/);
+  });
+
+  it("folds only the oldest rounds that bring the transcript to the target with 'target' (the default)", async () => {
+    const messages = codingRun();
+    const context = contextFor(messages, { protectedStart: 8 });
+    const total = context.count(messages);
+    // A target a little under the total: folding the first round (with a note in its place) is enough.
+    const { messages: out } = applied(await trimTier({ maxNoteTokens: 60 }).apply(messages, { ...context, targetTokens: total - 40 }));
+    expect(out[2]!.meta?.ctxkit?.kind).toBe('note');
+    expect(out[2]!.meta?.ctxkit?.replaces).toEqual(['#2', '#3']);
+    expect(out.slice(3)).toEqual(messages.slice(4));
+    const everything = applied(await trimTier({ maxNoteTokens: 60, foldTo: 'all' }).apply(messages, { ...context, targetTokens: total - 40 })).messages;
+    expect(everything.slice(3)).toEqual(messages.slice(8));
+  });
+
+  it('keeps an earlier note verbatim and folds after it while notes fit ledgerShare of the target, and merges them past it', async () => {
+    const messages = codingRun();
+    const context = contextFor(messages, { protectedStart: 8 });
+    const first = applied(await trimTier({ maxNoteTokens: 60 }).apply(messages, { ...context, targetTokens: context.count(messages) - 40 })).messages;
+    const earlierNote = first[2]!;
+    const grown = [...first];
+    const again = { ...context, protectedStart: grown.length - 2, targetTokens: context.count(grown) - 40 };
+    const kept = applied(await trimTier({ maxNoteTokens: 60, ledgerShare: 1 }).apply(grown, again)).messages;
+    expect(kept[2]).toBe(earlierNote);
+    expect(kept[3]!.meta?.ctxkit?.kind).toBe('note');
+    const merged = applied(await trimTier({ maxNoteTokens: 60, ledgerShare: 0 }).apply(grown, again)).messages;
+    expect(merged[2]).not.toBe(earlierNote);
+    expect(merged[2]!.meta?.ctxkit?.replaces?.[0]).toBe(earlierNote.id);
+    expect(merged[3]!.meta?.ctxkit?.kind).not.toBe('note');
+  });
+
+  it('rejects an unknown foldTo and a ledgerShare outside 0–1 at creation', () => {
+    expect(() => trimTier({ foldTo: 'half' as 'all' })).toThrow("option foldTo must be 'target' or 'all', got \"half\"");
+    expect(() => trimTier({ ledgerShare: 2 })).toThrow(/ledgerShare/);
   });
 
   it('skips when there is no middle', async () => {
@@ -191,7 +227,7 @@ describe.skipIf(!corpusDir())('trimTier on every recorded run', () => {
   if (!corpusDir()) console.log(corpusMissingMessage);
   it.each(listTrajectories())('%s: keeps the task and the last 6 messages; the note is under 1,500 tokens and a fifth of the middle', async (file) => {
     const messages = readTrajectory(file);
-    const outcome = await trimTier().apply(messages, contextFor(messages, { protectedStart: messages.length - 6, targetTokens: 8_000 }));
+    const outcome = await trimTier({ foldTo: 'all' }).apply(messages, contextFor(messages, { protectedStart: messages.length - 6, targetTokens: 8_000 }));
     const { messages: out } = applied(outcome);
     const taskIndex = messages.findIndex((message) => message.role === 'user');
     expect(out.slice(0, taskIndex + 1)).toEqual(messages.slice(0, taskIndex + 1));

@@ -1,5 +1,5 @@
 import { CtxkitError, type Message, type TierContext, type TierOutcome, type TierPlugin } from '@ctxkit/core';
-import { assertProtectedStart, coveredCount, digestMessage, findFoldSpan, formatCount, messageKey, numberOption, summarizeSpan, summaryOptions } from '@ctxkit/summarize';
+import { assertProtectedStart, coveredCount, digestMessage, type FoldSpan, findFoldSpan, formatCount, isCtxkitDigest, messageKey, numberOption, summarizeSpan, summaryOptions } from '@ctxkit/summarize';
 import { collectFacts } from './note-facts.ts';
 import { noteDetails, renderNote } from './render-note.ts';
 
@@ -19,6 +19,18 @@ export interface TrimTierOptions {
   taskTermCoverage?: number;
   /** Lines appended to the summarizer's instructions. */
   extraInstructions?: string;
+  /**
+   * How much of the middle to fold: `'target'` folds its oldest rounds, just enough to bring the
+   * transcript to the target with the note in place, and leaves the newer middle verbatim; `'all'` folds
+   * the whole middle. @default 'target'
+   */
+  foldTo?: 'target' | 'all';
+  /**
+   * With `foldTo: 'target'`, notes and summaries written earlier stay verbatim at the head of the middle
+   * (the prompt-cache prefix survives, and no note is re-summarized) while they take at most this share
+   * of the target; past it, the next fold merges them into one note. @default 0.7
+   */
+  ledgerShare?: number;
 }
 
 /** Budgets never drop below these, however close the target is. */
@@ -48,6 +60,9 @@ export function trimTier(options: TrimTierOptions = {}): TierPlugin<'trim'> {
   if (typeof useSummarizer !== 'boolean') throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `option useSummarizer must be a boolean, got ${typeof useSummarizer}` });
   const { timeoutMs, maxSummaryTokens, taskTermCoverage } = summaryOptions(source, options, { timeoutMs: 60_000, maxSummaryTokens: 2_000 });
   const maxNoteTokens = numberOption(source, 'maxNoteTokens', options.maxNoteTokens, 1_500, { min: 16, integer: true });
+  const foldTo = options.foldTo ?? 'target';
+  const ledgerShare = numberOption(source, 'ledgerShare', options.ledgerShare, 0.7, { min: 0, max: 1 });
+  if (foldTo !== 'target' && foldTo !== 'all') throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `option foldTo must be 'target' or 'all', got ${JSON.stringify(foldTo)}` });
 
   return {
     specificationVersion: 'v1',
@@ -56,13 +71,15 @@ export function trimTier(options: TrimTierOptions = {}): TierPlugin<'trim'> {
     category: 'structural',
     async apply(messages: readonly Message[], context: TierContext): Promise<TierOutcome> {
       assertProtectedStart(messages, context.protectedStart, source);
-      const span = findFoldSpan(messages, context.protectedStart);
-      const folded = messages.slice(span.start, span.end);
-      if (folded.length === 0) return { status: 'skipped', reason: 'no middle to fold between the task and the protected recent messages' };
+      const whole = findFoldSpan(messages, context.protectedStart);
+      if (whole.end <= whole.start) return { status: 'skipped', reason: 'no middle to fold between the task and the protected recent messages' };
       if (context.signal.aborted) return aborted(context.signal.reason);
 
       const floor = context.count([]);
       const total = context.count(messages);
+      const allowance = Math.min(maxNoteTokens, maxSummaryTokens);
+      const span = foldTo === 'all' ? whole : ledgerSpan(messages, whole, total, floor, context, allowance, ledgerShare);
+      const folded = messages.slice(span.start, span.end);
       const spanTokens = context.count(folded) - floor;
       const keptTokens = total - spanTokens;
       const replaces = folded.map((message, index) => messageKey(message, span.start + index));
@@ -142,6 +159,36 @@ export function trimTier(options: TrimTierOptions = {}): TierPlugin<'trim'> {
       };
     },
   };
+}
+
+/**
+ * The span a fold to the target takes: from after the earlier notes (kept verbatim while they and a new
+ * note fit `ledgerShare` of the target, else from the first of them, merging them), to the first round
+ * boundary that brings the transcript to the target.
+ */
+function ledgerSpan(messages: readonly Message[], whole: FoldSpan, total: number, floor: number, context: TierContext, noteTokens: number, ledgerShare: number): FoldSpan {
+  let start = whole.start;
+  while (start < whole.end && isCtxkitDigest(messages[start]!)) start += 1;
+  const ledgerTokens = start > whole.start ? context.count(messages.slice(whole.start, start)) - floor : 0;
+  if (ledgerTokens + noteTokens > context.targetTokens * ledgerShare) start = whole.start;
+  const span = { ...whole, start };
+  return { ...span, end: foldEnd(messages, span, total, floor, context, noteTokens) };
+}
+
+/**
+ * Where a fold to the target ends: the first round boundary of the middle such that folding everything
+ * before it, with a note of up to `noteTokens` in its place, brings the transcript to the target; the
+ * whole middle when no shorter fold does.
+ */
+function foldEnd(messages: readonly Message[], span: { start: number; end: number }, total: number, floor: number, context: TierContext, noteTokens: number): number {
+  let freed = 0;
+  for (let index = span.start; index < span.end; index += 1) {
+    freed += context.count([messages[index]!]) - floor;
+    const boundary = index + 1;
+    if (boundary < span.end && messages[boundary]!.role === 'tool') continue;
+    if (boundary - span.start >= 2 && total - freed + noteTokens <= context.targetTokens) return boundary;
+  }
+  return span.end;
 }
 
 function aborted(reason: unknown): TierOutcome {
