@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { textOf } from '@ctxkit/core';
 import { redisStore } from '@ctxkit/store-redis';
@@ -11,11 +12,12 @@ import { createCtxkit } from './preset.ts';
 const installed = redisServerPath() !== undefined;
 if (!installed) console.warn(`ctxkit fleet tests: ${redisMissingMessage}`);
 
-/** Runs one job in a worker process of its own (fresh memory: all it knows comes from Redis). */
-function worker<T>(job: Record<string, unknown>): Promise<T> {
+/** Runs a script of __fixtures__ in a process of its own; resolves with its stdout. */
+function runScript(script: string, args: string[], env: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@ctxkit/source', join(import.meta.dirname, '__fixtures__', 'fleet-worker.ts'), JSON.stringify(job)], {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@ctxkit/source', join(import.meta.dirname, '__fixtures__', script), ...args], {
       cwd: join(import.meta.dirname, '..'),
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -23,8 +25,13 @@ function worker<T>(job: Record<string, unknown>): Promise<T> {
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(stdout) as T) : reject(new Error(`worker ${JSON.stringify(job.action)} exited ${code}: ${stderr}`))));
+    child.once('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`${script} exited ${code}: ${stderr}`))));
   });
+}
+
+/** Runs one job in a worker process of its own (fresh memory: all it knows comes from Redis). */
+async function worker<T>(job: Record<string, unknown>): Promise<T> {
+  return JSON.parse(await runScript('fleet-worker.ts', [JSON.stringify(job)])) as T;
 }
 
 type Archived = { handle: string; original: string }[];
@@ -37,6 +44,16 @@ describe.skipIf(!installed)('a fleet sharing one redis-server (127.0.0.1)', () =
   afterAll(async () => {
     await server?.close();
   });
+
+  it('runs the README example of @ctxkit/store-redis as written', async () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'store-redis', 'README.md'), 'utf8');
+    const example = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    const fixture = readFileSync(join(import.meta.dirname, '__fixtures__', 'store-redis-readme.ts'), 'utf8');
+    expect(fixture.slice(fixture.indexOf('\n') + 1)).toBe(example);
+    const printed = await runScript('store-redis-readme.ts', [], { REDIS_URL: server.url });
+    const comments = [...example!.matchAll(/console\.log\(.*\); \/\/ (.*)$/gm)].map((match) => match[1]);
+    expect(printed.trimEnd().split('\n')).toEqual(comments);
+  }, 60_000);
 
   it('restores in one process, byte for byte, what another process archived', async () => {
     const archived = await worker<Archived>({ action: 'archive', url: server.url, conversationId: 'ticket-1' });
