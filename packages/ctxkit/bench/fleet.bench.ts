@@ -70,7 +70,7 @@ const stats = (entries: WorkerResult['steps']) => {
 type Stats = ReturnType<typeof stats>;
 const perRound: { all: Stats; compacting: Stats; wallSeconds: number; results: WorkerResult[] }[] = [];
 for (let round = 0; round < rounds; round++) {
-  const server = await startRedisServer();
+  const server = await startRedisServer({ appendfsync: 'everysec' });
   const wallStarted = performance.now();
   try {
     const runs = listTrajectories();

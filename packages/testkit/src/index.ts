@@ -12,7 +12,7 @@ export {
   type TierConformanceReport,
   type TierOutputCheck,
 } from './conformance.ts';
-export { type RedisTestServer, redisMissingMessage, redisServerPath, startRedisServer } from './redis-server.ts';
+export { type RedisTestServer, type RedisTestServerOptions, redisMissingMessage, redisServerPath, startRedisServer } from './redis-server.ts';
 export { checkStoreConformance, runStoreConformance, type StoreConformanceOptions } from './store-conformance.ts';
 export { deterministicSummarizer, scriptedSummarizer } from './summarizers.ts';
 export { createTierContext } from './tier-context.ts';

@@ -53,10 +53,20 @@ function ping(port: number): Promise<boolean> {
   });
 }
 
+/** Options for {@link startRedisServer}. */
+export interface RedisTestServerOptions {
+  /**
+   * When the append-only file is synced: `always` (every write, so a stop and restart keeps everything),
+   * or `everysec`, Redis's own default, for benchmarks that should see a server as deployed.
+   * @default 'always'
+   */
+  appendfsync?: 'always' | 'everysec';
+}
+
 /**
  * Starts Debian's `redis-server` on a free port of 127.0.0.1 (never another address), with its data in a
- * fresh temporary folder and an append-only file synced on every write, so a restart keeps everything
- * written. Stop it with `close()` (and stop every server a test file started, also when a test fails).
+ * fresh temporary folder and an append-only file (synced on every write by default), so a restart keeps
+ * everything written. Stop it with `close()` (and stop every server a test file started, also when a test fails).
  * @throws CtxkitError NOT_FOUND when redis-server is not installed, TIMEOUT when it does not answer in 10 s
  * @example
  * ```ts
@@ -65,7 +75,7 @@ function ping(port: number): Promise<boolean> {
  * await redis.close();
  * ```
  */
-export async function startRedisServer(): Promise<RedisTestServer> {
+export async function startRedisServer(options: RedisTestServerOptions = {}): Promise<RedisTestServer> {
   const binary = redisServerPath();
   if (!binary) throw new CtxkitError({ code: 'NOT_FOUND', source: 'testkit', message: redisMissingMessage });
   const port = await freePort();
@@ -76,7 +86,7 @@ export async function startRedisServer(): Promise<RedisTestServer> {
     if (child) return;
     const started = spawn(
       binary,
-      ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--protected-mode', 'yes', '--daemonize', 'no', '--loglevel', 'warning'],
+      ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--appendonly', 'yes', '--appendfsync', options.appendfsync ?? 'always', '--save', '', '--protected-mode', 'yes', '--daemonize', 'no', '--loglevel', 'warning'],
       { stdio: 'ignore' },
     );
     child = started;
