@@ -17,7 +17,8 @@ function runScript(script: string, args: string[], env: Record<string, string> =
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@ctxkit/source', join(import.meta.dirname, '__fixtures__', script), ...args], {
       cwd: join(import.meta.dirname, '..'),
-      env: { ...process.env, ...env },
+      // Plain output whatever the runner's colour settings (console.log colours booleans under FORCE_COLOR).
+      env: { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'FORCE_COLOR')), NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
