@@ -5,6 +5,7 @@
 export { CtxkitError, type CtxkitErrorCode, type CtxkitErrorOptions } from './ctxkit-error.ts';
 export { parseJsonlTranscript } from './jsonl-transcript.ts';
 export { memoryStore } from './memory-store.ts';
+export { boundedStore, conversationKeyPrefix, conversationPrefix, conversationStore, scopedStore } from './scoped-store.ts';
 export {
   type AssistantMessage,
   type ContentPart,

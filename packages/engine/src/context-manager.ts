@@ -24,6 +24,7 @@ import {
 } from '@ctxkit/core';
 import { type CompactionSnapshot, createCompactionState, halfWindowPolicy } from '@ctxkit/threshold';
 import { createMeter, type Measurement, type Meter } from '@ctxkit/tokens';
+import { archiveStore } from './archive-store.ts';
 import type { ManagerEvent, ReinjectedBlock, RecoverAction, TierReport } from './events.ts';
 import { type ContextWindowOption, providerFor, resolveLimits } from './model-limits.ts';
 import { type ProtectedRegion, protectedRegion } from './protected-region.ts';
@@ -68,6 +69,14 @@ export interface ContextManagerOptions {
   onDeviceCompaction?: boolean;
   /** Share of the target the protected recent region may take before it shrinks to rounds. @default 0.5 */
   recentRegionShare?: number;
+  /**
+   * The conversation this manager serves: tiers archive under it (`conversations:<id>:` in the store),
+   * so conversations sharing a store never see each other's archives; pass the same id to
+   * `createRestoreHandler`. Learned windows and calibrations stay fleet-wide. @default one unscoped archive
+   */
+  conversationId?: string;
+  /** Milliseconds one store call may take before the tier making it gives up for this step. @default 2_000 */
+  storeTimeoutMs?: number;
   /** A meter to measure with. @default createMeter over the registered tokenizer and estimator */
   meter?: Meter;
   onEvent?: (event: ManagerEvent) => void;
@@ -181,7 +190,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   const recentRegionShare = options.recentRegionShare ?? 0.5;
   const tiers = registry.all('tier') as TierPlugin[];
   const providers = registry.all('provider') as ProviderPlugin[];
-  const store: StorePlugin = (registry.all('store')[0] as StorePlugin | undefined) ?? memoryStore();
+  const store: StorePlugin = archiveStore((registry.all('store')[0] as StorePlugin | undefined) ?? memoryStore(), options);
   const reinjectionSources = registry.all('reinjection-source') as ReinjectionSourcePlugin[];
   const policy: ThresholdPolicyPlugin =
     typeof options.policy === 'string'

@@ -35,3 +35,28 @@ describe('unstorageStore', () => {
     expect((error as Error).message).toBe('[ctxkit:store] getItem "archive:r7" failed: connection reset');
   });
 });
+
+describe('unstorageStore strings', () => {
+  it('reads a string that looks like a number back as that string, and still reads strings written raw by earlier versions', async () => {
+    const storage = createStorage();
+    const store = unstorageStore(storage);
+    await store.setItem('microcompact:seen:abc', '123');
+    expect(await store.getItem('microcompact:seen:abc')).toBe('123');
+    await storage.setItem('microcompact:seen:old', 'r7');
+    expect(await store.getItem('microcompact:seen:old')).toBe('r7');
+  });
+
+  it('passes the ttl chosen for a key to the driver', async () => {
+    const calls: { key: string; ttl: unknown }[] = [];
+    const storage = createStorage({
+      driver: { name: 'recording', hasItem: async () => false, getItem: async () => null, getKeys: async () => [], setItem: async (key, _value, options) => void calls.push({ key, ttl: options?.ttl }) },
+    });
+    const store = unstorageStore(storage, { ttlSeconds: (key) => (key.startsWith('conversations:') ? 60 : undefined) });
+    await store.setItem('conversations:c1:r1', { a: 1 });
+    await store.setItem('windows:ollama:qwen3', { contextWindow: 40_960 });
+    expect(calls).toEqual([
+      { key: 'conversations:c1:r1', ttl: 60 },
+      { key: 'windows:ollama:qwen3', ttl: undefined },
+    ]);
+  });
+});

@@ -5,12 +5,18 @@ import type { Storage } from 'unstorage';
 export interface UnstorageStoreOptions {
   /** A key prefix, so several runs or tools can share one storage. @default '' */
   prefix?: string;
+  /**
+   * Seconds an entry written under a key lives, or undefined for no expiry; passed to the driver as
+   * unstorage's `ttl` option (drivers without expiry ignore it). @default no expiry
+   */
+  ttlSeconds?: (key: string) => number | undefined;
 }
 
 /**
  * A store plugin over any unstorage instance: memory, the file system, Redis, a KV service. Point a fleet
  * of agent workers at one Redis storage and they share archives and learned windows.
- * Failures of the driver become `CtxkitError` STORE_ERROR naming the key.
+ * Failures of the driver become `CtxkitError` STORE_ERROR naming the key. Every value reads back as it was
+ * written, strings byte for byte (they are kept as JSON text, so "123" stays a string).
  * @example
  * ```ts
  * import { createStorage } from 'unstorage';
@@ -32,7 +38,14 @@ export function unstorageStore(storage: Storage, options: UnstorageStoreOptions 
     kind: 'store',
     id: 'unstorage',
     getItem: <T>(key: string) => guard('getItem', key, async () => ((await storage.getItem(prefix + key)) ?? null) as T | null),
-    setItem: (key, value) => guard('setItem', key, () => storage.setItem(prefix + key, value as never)),
+    // unstorage parses what it reads back (destr), so a string such as "123" or "true" would come back as a
+    // number or boolean: strings go in as JSON text, which reads back as the same string.
+    setItem: (key, value) =>
+      guard('setItem', key, () => {
+        const ttl = options.ttlSeconds?.(key);
+        const stored = (typeof value === 'string' ? JSON.stringify(value) : value) as never;
+        return ttl === undefined ? storage.setItem(prefix + key, stored) : storage.setItem(prefix + key, stored, { ttl });
+      }),
     removeItem: (key) => guard('removeItem', key, () => storage.removeItem(prefix + key)),
   };
 }

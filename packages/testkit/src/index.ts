@@ -12,6 +12,8 @@ export {
   type TierConformanceReport,
   type TierOutputCheck,
 } from './conformance.ts';
+export { type RedisTestServer, type RedisTestServerOptions, redisMissingMessage, redisServerPath, startRedisServer } from './redis-server.ts';
+export { checkStoreConformance, runStoreConformance, type StoreConformanceOptions } from './store-conformance.ts';
 export { deterministicSummarizer, scriptedSummarizer } from './summarizers.ts';
 export { createTierContext } from './tier-context.ts';
 export { type TranscriptArbitraryOptions, transcriptArbitrary } from './transcript-arbitrary.ts';

@@ -4,7 +4,7 @@
  */
 export { type ArchivedToolResult, isArchivedToolResult, readArchivedToolResult, restoredText } from './archive.ts';
 export { type MicrocompactOptions, microcompactTier } from './microcompact-tier.ts';
-export { createRestoreHandler, parseHandle, type RestoreHandler, type RestoreInput } from './restore-handler.ts';
+export { createRestoreHandler, parseHandle, type RestoreHandler, type RestoreHandlerOptions, type RestoreInput } from './restore-handler.ts';
 export {
   type AnthropicTool,
   type GeminiFunctionDeclaration,

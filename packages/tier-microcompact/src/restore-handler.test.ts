@@ -1,4 +1,4 @@
-import { CtxkitError, memoryStore, type StorePlugin } from '@ctxkit/core';
+import { CtxkitError, conversationStore, memoryStore, type StorePlugin } from '@ctxkit/core';
 import { describe, expect, it } from 'vitest';
 import type { ArchivedToolResult } from './archive.ts';
 import { createRestoreHandler, parseHandle } from './restore-handler.ts';
@@ -78,5 +78,22 @@ describe('parseHandle', () => {
     expect(parseHandle('restore r5 please')).toBeUndefined();
     expect(parseHandle(['r5'])).toBeUndefined();
     expect(parseHandle(null)).toBeUndefined();
+  });
+});
+
+describe('createRestoreHandler with a conversationId', () => {
+  it('restores from that conversation only: the same handle in another conversation is unknown here', async () => {
+    const store = memoryStore();
+    await conversationStore(store, 'ticket-1').setItem('r1', record('r1', 'output of ticket 1'));
+    await conversationStore(store, 'ticket-2').setItem('r1', record('r1', 'output of ticket 2'));
+    await store.setItem('r2', record('r2', 'unscoped'));
+    expect(await createRestoreHandler(store, { conversationId: 'ticket-1' })({ handle: 'r1' })).toBe('output of ticket 1');
+    expect(await createRestoreHandler(store, { conversationId: 'ticket-2' })({ handle: 'r1' })).toBe('output of ticket 2');
+    expect(await createRestoreHandler(store, { conversationId: 'ticket-1' })({ handle: 'r2' })).toMatch(/^No archived tool result "r2"\./);
+    expect(await createRestoreHandler(store)({ handle: 'r2' })).toBe('unscoped');
+  });
+
+  it('rejects an empty conversationId when created', () => {
+    expect(() => createRestoreHandler(memoryStore(), { conversationId: '' })).toThrow('conversationId must be a non-empty string, got ""');
   });
 });

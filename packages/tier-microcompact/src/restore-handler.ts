@@ -1,8 +1,17 @@
-import type { StorePlugin } from '@ctxkit/core';
+import { conversationStore, type StorePlugin } from '@ctxkit/core';
 import { handlePattern, readArchivedToolResult, restoredText } from './archive.ts';
 
 /** What a `restore_tool_result` call passes: its parsed arguments, their JSON text, or the bare handle. */
 export type RestoreInput = { handle: string } | string;
+
+/** Options for {@link createRestoreHandler}. */
+export interface RestoreHandlerOptions {
+  /**
+   * The conversation whose archive to restore from: the `conversationId` its context manager was
+   * created with. @default the unscoped archive (a manager without a conversationId)
+   */
+  conversationId?: string;
+}
 
 /** Answers `restore_tool_result` calls: the archived original's text, or an error text the model can act on. */
 export type RestoreHandler = (input: RestoreInput) => Promise<string>;
@@ -58,22 +67,26 @@ function shown(input: unknown): string {
  * texts joined with a newline, each image as one line saying it was not restored (a tool result here is
  * text; use {@link readArchivedToolResult} to get the image parts for a provider that takes them). An unknown
  * or malformed handle gets an error text the model can read and act on, not an exception.
- * @throws CtxkitError STORE_ERROR when the store itself fails (an outage the operator should see)
+ * With a `conversationId` it reads only that conversation's archive (any worker of a fleet can answer,
+ * given the shared store); a handle archived by another conversation is unknown here.
+ * @throws CtxkitError STORE_ERROR when the store itself fails (an outage the operator should see);
+ * INVALID_ARGUMENT for an empty conversationId, at creation
  * @example
  * ```ts
- * const restore = createRestoreHandler(store);
+ * const restore = createRestoreHandler(store, { conversationId: 'ticket-8812' });
  * await restore({ handle: 'r7' });      // the original output of that tool call
  * await restore('{"handle":"r7"}');     // the same, from the unparsed arguments
  * await restore({ handle: 'r99' });     // 'No archived tool result "r99". Handles look like "r7" ...'
  * ```
  */
-export function createRestoreHandler(store: StorePlugin): RestoreHandler {
+export function createRestoreHandler(store: StorePlugin, options: RestoreHandlerOptions = {}): RestoreHandler {
+  const archive = options.conversationId === undefined ? store : conversationStore(store, options.conversationId);
   return async (input) => {
     const handle = parseHandle(input);
     if (handle === undefined) {
       return `restore_tool_result needs the handle named in an archived tool result's stub, such as "r7" in ${stubExample}; got ${shown(input)}. Call it again with {"handle": "r7"} and the handle from the stub.`;
     }
-    const record = await readArchivedToolResult(store, handle);
+    const record = await readArchivedToolResult(archive, handle);
     if (record === undefined) {
       return `No archived tool result "${handle}". Handles look like "r7" and appear in stubs such as ${stubExample}; use a handle from a stub in this conversation, or run the original tool again.`;
     }

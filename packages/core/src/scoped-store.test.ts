@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { CtxkitError } from './ctxkit-error.ts';
+import { memoryStore } from './memory-store.ts';
+import type { StorePlugin } from './plugin.ts';
+import { boundedStore, conversationPrefix, conversationStore, scopedStore } from './scoped-store.ts';
+
+describe('scopedStore and conversationStore', () => {
+  it('keeps each conversation under its own prefix, so the same handle never meets another conversation', async () => {
+    const store = memoryStore();
+    await conversationStore(store, 'ticket-1').setItem('r1', 'first conversation');
+    await conversationStore(store, 'ticket-2').setItem('r1', 'second conversation');
+    expect(await conversationStore(store, 'ticket-1').getItem('r1')).toBe('first conversation');
+    expect(await conversationStore(store, 'ticket-2').getItem('r1')).toBe('second conversation');
+    expect(await store.getItem('conversations:ticket-1:r1')).toBe('first conversation');
+    expect(await store.getItem('r1')).toBeNull();
+    await conversationStore(store, 'ticket-1').removeItem('r1');
+    expect(await store.getItem('conversations:ticket-2:r1')).toBe('second conversation');
+  });
+
+  it('encodes separators in ids, so "a:b" and "a/b" and "a" with a key "b:r1" stay apart', () => {
+    expect(conversationPrefix('a:b')).toBe('conversations:a%3Ab:');
+    expect(conversationPrefix('a/b')).toBe('conversations:a%2Fb:');
+    expect(conversationPrefix('..')).toBe('conversations:%2E%2E:');
+    expect(new Set([conversationPrefix('a:b'), conversationPrefix('a/b'), conversationPrefix('a')]).size).toBe(3);
+  });
+
+  it('rejects an empty prefix or conversation id', () => {
+    expect(() => scopedStore(memoryStore(), '')).toThrow('[ctxkit:core] scopedStore needs a non-empty key prefix, got ""');
+    expect(() => conversationStore(memoryStore(), '')).toThrow('[ctxkit:core] conversationId must be a non-empty string, got ""');
+    expect(() => conversationStore(memoryStore(), 7 as unknown as string)).toThrow('[ctxkit:core] conversationId must be a non-empty string, got 7');
+  });
+});
+
+describe('boundedStore', () => {
+  const hanging: StorePlugin<'hanging'> = {
+    specificationVersion: 'v1',
+    kind: 'store',
+    id: 'hanging',
+    getItem: () => new Promise(() => {}),
+    setItem: () => new Promise(() => {}),
+    removeItem: () => new Promise(() => {}),
+  };
+
+  it('fails a call that does not settle in time with STORE_ERROR naming the key and the store', async () => {
+    const error = await boundedStore(hanging, 20).getItem('r7').catch((caught: unknown) => caught);
+    expect(CtxkitError.isInstance(error, 'STORE_ERROR')).toBe(true);
+    expect((error as Error).message).toBe('[ctxkit:core] getItem "r7" timed out after 20 ms (store "hanging")');
+    await expect(boundedStore(hanging, 20).setItem('r8', 'x')).rejects.toThrow('setItem "r8" timed out after 20 ms');
+  });
+
+  it('passes values and errors of a store that answers through unchanged', async () => {
+    const store = memoryStore();
+    await boundedStore(store, 1_000).setItem('k', { a: 1 });
+    expect(await boundedStore(store, 1_000).getItem('k')).toEqual({ a: 1 });
+    const broken = { ...store, getItem: () => Promise.reject(new Error('connection reset')) } as StorePlugin;
+    await expect(boundedStore(broken, 1_000).getItem('k')).rejects.toThrow('connection reset');
+  });
+
+  it('rejects a timeout that is not above 0', () => {
+    expect(() => boundedStore(memoryStore(), 0)).toThrow('[ctxkit:core] boundedStore needs a timeout in milliseconds above 0, got 0');
+  });
+});

@@ -1,0 +1,106 @@
+import { CtxkitError } from './ctxkit-error.ts';
+import type { StorePlugin } from './plugin.ts';
+
+/** The key prefix under which every conversation's entries live: `conversations:<id>:`. */
+export const conversationKeyPrefix = 'conversations:';
+
+/**
+ * A view of a store that reads and writes every key under `prefix` (a `:` is added between), so several
+ * users share one store without seeing each other's keys. The view keeps the store's id.
+ * @throws CtxkitError INVALID_ARGUMENT for an empty prefix
+ * @example
+ * ```ts
+ * const run = scopedStore(store, 'run-42');
+ * await run.setItem('r7', record); // the store holds it as 'run-42:r7'
+ * ```
+ */
+export function scopedStore<Id extends string>(store: StorePlugin<Id>, prefix: string): StorePlugin<Id> {
+  if (typeof prefix !== 'string' || prefix === '') {
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'core', message: `scopedStore needs a non-empty key prefix, got ${JSON.stringify(prefix)}` });
+  }
+  const at = prefix.endsWith(':') ? prefix : `${prefix}:`;
+  return {
+    specificationVersion: store.specificationVersion,
+    kind: 'store',
+    id: store.id,
+    getItem: (key) => store.getItem(at + key),
+    setItem: (key, value) => store.setItem(at + key, value),
+    removeItem: (key) => store.removeItem(at + key),
+  };
+}
+
+/**
+ * The key prefix of one conversation: `conversations:` and the id, percent-encoded so that ids holding
+ * `:` or `/` (which key-value stores read as separators) can never reach into another conversation.
+ * @throws CtxkitError INVALID_ARGUMENT for an id that is not a non-empty string
+ */
+export function conversationPrefix(conversationId: string): string {
+  if (typeof conversationId !== 'string' || conversationId === '') {
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'core', message: `conversationId must be a non-empty string, got ${JSON.stringify(conversationId)}` });
+  }
+  const encoded = encodeURIComponent(conversationId).replace(/[!'()*~.]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${conversationKeyPrefix}${encoded}:`;
+}
+
+/**
+ * The part of a store that belongs to one conversation: its archived tool results. Learned windows and
+ * calibrations stay in the store itself, shared by the fleet. The engine's `conversationId` option and
+ * `createRestoreHandler(store, { conversationId })` both use this, so they meet on the same keys.
+ * @throws CtxkitError INVALID_ARGUMENT for an id that is not a non-empty string
+ * @example
+ * ```ts
+ * const archive = conversationStore(store, 'support-ticket-8812');
+ * await archive.getItem('r7'); // the store's 'conversations:support-ticket-8812:r7'
+ * ```
+ */
+export function conversationStore<Id extends string>(store: StorePlugin<Id>, conversationId: string): StorePlugin<Id> {
+  return scopedStore(store, conversationPrefix(conversationId));
+}
+
+/**
+ * A view of a store whose every call settles within `timeoutMs`: a call still pending then rejects with
+ * `CtxkitError` STORE_ERROR naming the operation and key, so a store that hangs (a network partition, a
+ * stopped server) delays a step by at most that long. The call itself is not cancelled.
+ * @throws CtxkitError INVALID_ARGUMENT for a timeout that is not a positive number
+ * @example
+ * ```ts
+ * const bounded = boundedStore(store, 2_000);
+ * await bounded.getItem('r7'); // the value, or STORE_ERROR 'getItem "r7" timed out after 2000 ms'
+ * ```
+ */
+export function boundedStore<Id extends string>(store: StorePlugin<Id>, timeoutMs: number): StorePlugin<Id> {
+  if (!(typeof timeoutMs === 'number' && timeoutMs > 0)) {
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'core', message: `boundedStore needs a timeout in milliseconds above 0, got ${String(timeoutMs)}` });
+  }
+  if (!Number.isFinite(timeoutMs)) return store;
+  const bound = <T>(operation: string, key: string, run: () => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new CtxkitError({ code: 'STORE_ERROR', source: 'core', message: `${operation} ${JSON.stringify(key)} timed out after ${timeoutMs} ms (store "${store.id}")` }));
+      }, timeoutMs);
+      let pending: Promise<T>;
+      try {
+        pending = run();
+      } catch (error) {
+        pending = Promise.reject(error);
+      }
+      pending.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+  return {
+    specificationVersion: store.specificationVersion,
+    kind: 'store',
+    id: store.id,
+    getItem: <T>(key: string) => bound('getItem', key, () => store.getItem<T>(key)),
+    setItem: (key, value) => bound('setItem', key, () => store.setItem(key, value)),
+    removeItem: (key) => bound('removeItem', key, () => store.removeItem(key)),
+  };
+}

@@ -1,0 +1,121 @@
+import { CtxkitError, conversationStore } from '@ctxkit/core';
+import { type RedisTestServer, redisMissingMessage, redisServerPath, runStoreConformance, startRedisServer } from '@ctxkit/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isArchiveKey, type RedisStore, redisStore } from './redis-store.ts';
+
+const installed = redisServerPath() !== undefined;
+if (!installed) console.warn(`@ctxkit/store-redis: ${redisMissingMessage}`);
+
+describe('redisStore options', () => {
+  it.each([
+    [{ url: 'http://127.0.0.1:6379' }, 'redisStore needs url as "redis://host:port" or "rediss://host:port", got "http://127.0.0.1:6379"'],
+    [{ url: 'redis://127.0.0.1:6379', ttlSeconds: 1.5 }, 'redisStore option ttlSeconds must be a whole number of seconds ≥ 0 (0: no expiry), got 1.5'],
+    [{ url: 'redis://127.0.0.1:6379', timeoutMs: 0 }, 'redisStore option timeoutMs must be a number of milliseconds above 0, got 0'],
+    [{ url: 'redis://127.0.0.1:6379', base: 'fleet *' }, 'redisStore option base must be a key prefix without spaces or glob characters, got "fleet *"'],
+  ])('rejects %j with a clear error', (options, message) => {
+    expect(() => redisStore(options)).toThrow(`[ctxkit:store-redis] ${message}`);
+  });
+
+  it('counts conversation archives and unscoped archives as expiring, windows and calibrations as kept', () => {
+    expect(isArchiveKey('conversations:ticket-1:r7')).toBe(true);
+    expect(isArchiveKey('conversations:ticket-1:microcompact:next-handle')).toBe(true);
+    expect(isArchiveKey('r7')).toBe(true);
+    expect(isArchiveKey('microcompact:seen:abc')).toBe(true);
+    expect(isArchiveKey('windows:ollama:qwen3%3A8b')).toBe(false);
+    expect(isArchiveKey('calibrations')).toBe(false);
+    expect(isArchiveKey('r0')).toBe(false);
+  });
+});
+
+describe.skipIf(!installed)('redisStore on a real redis-server (127.0.0.1)', () => {
+  let server: RedisTestServer;
+  const stores: RedisStore[] = [];
+  const open = (options: Partial<Parameters<typeof redisStore>[0]> = {}) => {
+    const store = redisStore({ url: server.url, ...options });
+    stores.push(store);
+    return store;
+  };
+
+  beforeAll(async () => {
+    server = await startRedisServer();
+  });
+  afterAll(async () => {
+    await Promise.all(stores.map((store) => store.close()));
+    await server?.close();
+  });
+
+  runStoreConformance('redis', () => open({ base: 'conformance' }));
+
+  it('expires archive entries after ttlSeconds and keeps windows and calibrations', async () => {
+    const store = open({ base: 'fleet-a', ttlSeconds: 3_600 });
+    const archive = conversationStore(store, 'ticket-8812');
+    await archive.setItem('r1', { type: 'ctxkit.archived-tool-result', handle: 'r1', toolCallId: 'call_1', content: 'x' });
+    await store.setItem('r2', { type: 'ctxkit.archived-tool-result', handle: 'r2', toolCallId: 'call_2', content: 'y' });
+    await store.setItem('windows:openai:gpt-4o', { learned: { contextWindow: 120_000, at: 1 } });
+    await store.setItem('calibrations', { 'gpt-4o': { exact: { ratio: 1.02, samples: 9 } } });
+    const ttl = (key: string) => store.client.ttl(key);
+    const archived = await ttl('fleet-a:conversations:ticket-8812:r1');
+    expect(archived).toBeGreaterThan(3_500);
+    expect(archived).toBeLessThanOrEqual(3_600);
+    expect(await ttl('fleet-a:r2')).toBeGreaterThan(3_500);
+    // -1: the key exists and has no expiry.
+    expect(await ttl('fleet-a:windows:openai:gpt-4o')).toBe(-1);
+    expect(await ttl('fleet-a:calibrations')).toBe(-1);
+  });
+
+  it('lets an archive entry expire for real', async () => {
+    const store = open({ base: 'fleet-b', ttlSeconds: 1 });
+    const archive = conversationStore(store, 'short-lived');
+    await archive.setItem('r1', 'gone soon');
+    await store.setItem('windows:ollama:qwen3', { contextWindow: 40_960 });
+    expect(await archive.getItem('r1')).toBe('gone soon');
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expect(await archive.getItem('r1')).toBeNull();
+    expect(await store.getItem('windows:ollama:qwen3')).toEqual({ contextWindow: 40_960 });
+  });
+
+  it('keeps archives without expiry when ttlSeconds is 0', async () => {
+    const store = open({ base: 'fleet-c', ttlSeconds: 0 });
+    await conversationStore(store, 'kept').setItem('r1', 'kept');
+    expect(await store.client.ttl('fleet-c:conversations:kept:r1')).toBe(-1);
+  });
+
+  it('fails calls with STORE_ERROR while the server is down, and reads everything written before once it is back', async () => {
+    const errors: Error[] = [];
+    void errors;
+    const store = open({ base: 'fleet-d', timeoutMs: 10_000, onError: (error) => errors.push(error) });
+    const archive = conversationStore(store, 'outage');
+    await archive.setItem('r1', 'written before the outage\r\n');
+    await store.setItem('windows:openai:gpt-4o', { learned: { contextWindow: 120_000, at: 1 } });
+
+    await server.stop();
+    // Once the client has seen the connection drop, calls fail at once instead of waiting for timeoutMs.
+    while (store.client.status === 'ready') await new Promise((resolve) => setTimeout(resolve, 10));
+    const failure = await archive.getItem('r1').catch((caught: unknown) => caught);
+    expect(CtxkitError.isInstance(failure, 'STORE_ERROR')).toBe(true);
+    expect((failure as Error).message).toMatch(/^\[ctxkit:(store|store-redis)\] getItem "conversations:outage:r1" failed: /);
+    await expect(archive.setItem('r2', 'during the outage')).rejects.toThrow(
+      `[ctxkit:store-redis] setItem "conversations:outage:r2" failed: Redis at 127.0.0.1:${server.port} is unreachable (reconnecting)`,
+    );
+
+    await server.start();
+    // The client reconnects by itself (a retry or two after the server is back).
+    let value: unknown;
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      value = await archive.getItem('r1').catch(() => undefined);
+      if (value !== undefined) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(value).toBe('written before the outage\r\n');
+    expect(await store.getItem('windows:openai:gpt-4o')).toEqual({ learned: { contextWindow: 120_000, at: 1 } });
+    // The write that failed during the outage did not land later.
+    expect(await archive.getItem('r2')).toBeNull();
+  }, 30_000);
+
+  it('fails every call after close()', async () => {
+    const store = redisStore({ url: server.url });
+    await store.setItem('windows:x:y', 1);
+    await store.close();
+    await expect(store.getItem('windows:x:y')).rejects.toThrow('[ctxkit:store-redis] getItem "windows:x:y" failed: the store was closed');
+  });
+});

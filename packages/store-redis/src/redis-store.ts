@@ -1,0 +1,145 @@
+import { CtxkitError, conversationKeyPrefix, type StorePlugin } from '@ctxkit/core';
+import { unstorageStore } from '@ctxkit/store';
+import type { Redis } from 'ioredis';
+import { createStorage } from 'unstorage';
+import redisDriver from 'unstorage/drivers/redis';
+
+const source = 'store-redis';
+
+/** Options for {@link redisStore}. */
+export interface RedisStoreOptions {
+  /** The server: `redis://[:password@]host:port[/db]`, or `rediss://` for TLS. */
+  url: string;
+  /** A key prefix, so several fleets or environments share one server: `ctxkit` keeps keys as `ctxkit:…`. @default no prefix */
+  base?: string;
+  /**
+   * Seconds an archive entry (a conversation's archived tool results, see {@link isArchiveKey}) lives
+   * after it is written; `0` keeps archives until removed. Learned windows and calibrations never expire.
+   * @default 604_800 (7 days)
+   */
+  ttlSeconds?: number;
+  /**
+   * Milliseconds a store call may take before it fails with STORE_ERROR (connecting included), so a step
+   * never waits long on a server that is down; the engine treats that as "no archive this step".
+   * @default 1_000
+   */
+  timeoutMs?: number;
+  /** Told about connection errors (the client reconnects by itself); ignored by default so they do not crash the process. */
+  onError?: (error: Error) => void;
+}
+
+/** A store plugin on Redis, with a way to close its connection. */
+export interface RedisStore extends StorePlugin<'redis'> {
+  /** Closes the connection, so the process can exit. The store fails every call after it. */
+  close(): Promise<void>;
+  /** The ioredis client underneath, for health checks and metrics. */
+  readonly client: Redis;
+}
+
+const handleKey = /^r[1-9][0-9]*$/;
+
+/**
+ * True for the keys of archived tool results, which expire: everything under a conversation
+ * (`conversations:<id>:…`), and the unscoped archive of a manager without a conversationId (handles
+ * such as `r7` and microcompaction's `microcompact:…` bookkeeping). Everything else (learned and
+ * discovered windows `windows:…`, calibrations, a host's own keys) is kept until removed.
+ */
+export function isArchiveKey(key: string): boolean {
+  return key.startsWith(conversationKeyPrefix) || key.startsWith('microcompact:') || handleKey.test(key);
+}
+
+function checkOptions(options: RedisStoreOptions): void {
+  if (typeof options?.url !== 'string' || !/^rediss?:\/\//.test(options.url)) {
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `redisStore needs url as "redis://host:port" or "rediss://host:port", got ${JSON.stringify(options?.url)}` });
+  }
+  const { ttlSeconds, timeoutMs, base } = options;
+  if (ttlSeconds !== undefined && !(Number.isInteger(ttlSeconds) && ttlSeconds >= 0)) {
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `redisStore option ttlSeconds must be a whole number of seconds ≥ 0 (0: no expiry), got ${String(ttlSeconds)}` });
+  }
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `redisStore option timeoutMs must be a number of milliseconds above 0, got ${String(timeoutMs)}` });
+  }
+  if (base !== undefined && (typeof base !== 'string' || /[*?[\]\s]/.test(base))) {
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `redisStore option base must be a key prefix without spaces or glob characters, got ${JSON.stringify(base)}` });
+  }
+}
+
+/**
+ * A store for a fleet of agent workers, on unstorage's Redis driver (ioredis): every worker pointed at
+ * the same server sees the same archived tool results, learned windows and calibrations. Archive
+ * entries expire `ttlSeconds` after they are written; windows and calibrations do not. Give each
+ * conversation its `conversationId` (in `createCtxkit`/`createContextManager` and
+ * `createRestoreHandler`) so two conversations never see each other's archives.
+ *
+ * When to use: agent sessions that run on several processes or machines, where a `restore_tool_result`
+ * call may land on another worker than the one that archived.
+ *
+ * Gotchas: a call fails with STORE_ERROR after `timeoutMs` (the server down or unreachable); the client
+ * reconnects by itself, and the engine carries on without archiving meanwhile. Configure the server to
+ * persist (append-only file), or a Redis restart loses archives. Call `close()` when done, or the open
+ * connection keeps the process alive.
+ * @default ttlSeconds 604_800 (7 days), timeoutMs 1_000, no base
+ * @throws CtxkitError INVALID_ARGUMENT for a bad option; calls reject with STORE_ERROR naming the key
+ * @example
+ * ```ts
+ * const store = redisStore({ url: 'redis://127.0.0.1:6379', base: 'ctxkit', ttlSeconds: 86_400 });
+ * const manager = createCtxkit({ model: 'gpt-4o', contextWindow: 128_000, store, conversationId: 'ticket-8812' });
+ * const restore = createRestoreHandler(store, { conversationId: 'ticket-8812' }); // on any worker
+ * ```
+ */
+export function redisStore(options: RedisStoreOptions): RedisStore {
+  checkOptions(options);
+  const { url, base, ttlSeconds = 604_800, timeoutMs = 1_000, onError } = options;
+  const driver = redisDriver({
+    url,
+    ...(base ? { base } : {}),
+    // Bounded: a command fails after timeoutMs also while it waits for a connection.
+    commandTimeout: timeoutMs,
+    connectTimeout: Math.max(timeoutMs, 1_000),
+    maxRetriesPerRequest: 1,
+    // Connect on the first call, not at creation: creating a store does no I/O.
+    lazyConnect: true,
+  });
+  const client = driver.getInstance?.() as Redis;
+  client.on('error', (error: Error) => {
+    try {
+      onError?.(error);
+    } catch {
+      // a failing listener must not crash the process
+    }
+  });
+  let closed = false;
+  const storage = createStorage({ driver });
+  const inner = unstorageStore(storage, { ttlSeconds: (key) => (ttlSeconds > 0 && isArchiveKey(key) ? ttlSeconds : undefined) });
+  // Once connected, a call while the client is reconnecting fails at once rather than queueing: a write
+  // sent after its caller was told it failed could land later, out of order.
+  const ready = async (operation: string, key: string) => {
+    if (closed) throw new CtxkitError({ code: 'STORE_ERROR', source, message: `${operation} ${JSON.stringify(key)} failed: the store was closed` });
+    if (client.status === 'wait') await client.connect().catch(() => undefined);
+    if (client.status === 'reconnecting' || client.status === 'end' || client.status === 'close') {
+      throw new CtxkitError({ code: 'STORE_ERROR', source, message: `${operation} ${JSON.stringify(key)} failed: Redis at ${client.options.host}:${client.options.port} is unreachable (${client.status})` });
+    }
+  };
+  return {
+    specificationVersion: 'v1',
+    kind: 'store',
+    id: 'redis',
+    client,
+    async getItem<T>(key: string) {
+      await ready('getItem', key);
+      return inner.getItem<T>(key);
+    },
+    async setItem(key, value) {
+      await ready('setItem', key);
+      return inner.setItem(key, value);
+    },
+    async removeItem(key) {
+      await ready('removeItem', key);
+      return inner.removeItem(key);
+    },
+    async close() {
+      closed = true;
+      await client.quit().catch(() => client.disconnect());
+    },
+  };
+}

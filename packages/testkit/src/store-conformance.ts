@@ -1,0 +1,119 @@
+import { type StorePlugin, scopedStore } from '@ctxkit/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
+/** Options for {@link checkStoreConformance} and {@link runStoreConformance}. */
+export interface StoreConformanceOptions {
+  /** Generated values to round-trip. @default 200 */
+  runs?: number;
+  /** fast-check seed (printed on failure, to replay it). @default 15 */
+  seed?: number;
+  /** Test timeout in milliseconds, for stores behind a network. @default 60_000 */
+  timeoutMs?: number;
+}
+
+let runCounter = 0;
+
+/** A key prefix no earlier check used, so checks can share one server or folder. */
+function freshPrefix(): string {
+  runCounter += 1;
+  return `conformance-${process.pid}-${Date.now().toString(36)}-${runCounter}`;
+}
+
+// Keys as ctxkit writes them: segments of [A-Za-z0-9_%-] joined by ':' (model ids are percent-encoded),
+// lower case where they could differ only by case, and never a key that is the first segments of another.
+const keySegment = fc.stringMatching(/^[A-Za-z0-9_%-]{1,12}$/);
+const keyArbitrary = fc.array(keySegment, { minLength: 1, maxLength: 4 }).map((segments) => segments.join(':'));
+// Text as tools return it: any code units, JSON-looking text, line endings and padding kept byte for byte.
+const text = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 200 }),
+  fc.constantFrom('', ' ', '123', '-0', 'true', 'null', '{"a":1}', '[1,2]', '"quoted"', 'line\r\nline\n', '  padded  ', '\u0000nul', 'caf\u00e9 \u{1F600}'),
+);
+const value = fc.oneof(
+  text,
+  fc.jsonValue({ maxDepth: 3 }).filter((candidate) => candidate !== null),
+  fc.record({ type: fc.constant('ctxkit.archived-tool-result'), handle: fc.constant('r7'), toolCallId: text, content: text, tokens: fc.nat() }),
+);
+
+const same = (actual: unknown, expected: unknown) => JSON.stringify(actual) === JSON.stringify(expected);
+
+/**
+ * Holds a store to the store contract of @ctxkit/core: an absent key reads `null`; any JSON value comes
+ * back as it went in (strings byte for byte, also when they look like JSON or numbers); the last write
+ * wins; a removed key reads `null`, and removing an absent key is no error; values are copies; distinct
+ * keys never share an entry; a `scopedStore` view sees only its own keys.
+ * Rejects with the first broken rule (and fast-check's seed for a generated value).
+ * @param createStore makes a store; it may be shared, every check writes under its own key prefix
+ */
+export async function checkStoreConformance(createStore: () => StorePlugin | Promise<StorePlugin>, options: StoreConformanceOptions = {}): Promise<void> {
+  const { runs = 200, seed = 15 } = options;
+  const store = scopedStore(await createStore(), freshPrefix());
+  let keyNumber = 0;
+  const fail = (rule: string) => {
+    throw new Error(`store "${store.id}" breaks the store contract: ${rule}`);
+  };
+
+  if ((await store.getItem('never-written')) !== null) fail('an absent key must read null');
+  await store.removeItem('never-written');
+
+  await fc.assert(
+    fc.asyncProperty(keyArbitrary, value, async (generated, written) => {
+      // One key per run: a key is never also the first segments of another (a file store keeps keys as paths).
+      keyNumber += 1;
+      const key = `${keyNumber}:${generated}`;
+      await store.setItem(key, written);
+      const read = await store.getItem(key);
+      if (!same(read, written)) fail(`${JSON.stringify(key)} was written as ${JSON.stringify(written)} and read back as ${JSON.stringify(read)}`);
+      if (typeof written === 'string' && read !== written) fail(`the string under ${JSON.stringify(key)} did not come back byte for byte`);
+    }),
+    { numRuns: runs, seed, includeErrorInReport: true },
+  );
+
+  await store.setItem('overwritten', { version: 1 });
+  await store.setItem('overwritten', { version: 2 });
+  if (!same(await store.getItem('overwritten'), { version: 2 })) fail('the last write must win');
+
+  await store.setItem('removed', 'soon gone');
+  await store.removeItem('removed');
+  if ((await store.getItem('removed')) !== null) fail('a removed key must read null');
+
+  const original = { list: [1, 2], nested: { text: 'kept' } };
+  await store.setItem('copied', original);
+  original.list.push(3);
+  original.nested.text = 'changed by the caller';
+  const firstRead = await store.getItem<typeof original>('copied');
+  if (!same(firstRead, { list: [1, 2], nested: { text: 'kept' } })) fail('a value changed by the caller after setItem must not change what is stored');
+  firstRead!.list.push(4);
+  if (!same(await store.getItem('copied'), { list: [1, 2], nested: { text: 'kept' } })) fail('a value changed after getItem must not change what is stored');
+
+  const distinct = ['r7', 'r70', 'x:r7', 'windows:a', 'windows:b', 'windows:a%3Ab'];
+  for (const key of distinct) await store.setItem(key, `value of ${key}`);
+  for (const key of distinct) {
+    const read = await store.getItem(key);
+    if (read !== `value of ${key}`) fail(`${JSON.stringify(key)} must keep its own entry, read ${JSON.stringify(read)}`);
+  }
+
+  const left = scopedStore(store, 'left');
+  const right = scopedStore(store, 'right');
+  await left.setItem('r1', 'left archive');
+  await right.setItem('r1', 'right archive');
+  if ((await left.getItem('r1')) !== 'left archive' || (await right.getItem('r1')) !== 'right archive') fail('two scoped views with the same key must not see each other');
+  if ((await store.getItem('r1')) !== null) fail('a scoped view must not write the unscoped key');
+}
+
+/**
+ * Registers a vitest suite that holds a store to the store contract (see {@link checkStoreConformance}):
+ * memory, file and Redis stores all pass the same checks.
+ * @example
+ * ```ts
+ * import { runStoreConformance } from '@ctxkit/testkit';
+ * runStoreConformance('file', () => fileStore(mkdtempSync(join(tmpdir(), 'ctxkit-'))));
+ * ```
+ */
+export function runStoreConformance(name: string, createStore: () => StorePlugin | Promise<StorePlugin>, options: StoreConformanceOptions = {}): void {
+  describe(`store conformance: ${name}`, () => {
+    it(`keeps the store contract (absent keys, round trips of ${options.runs ?? 200} generated values, overwrite, remove, copies, distinct and scoped keys)`, async () => {
+      await expect(checkStoreConformance(createStore, options)).resolves.toBeUndefined();
+    }, options.timeoutMs ?? 60_000);
+  });
+}
