@@ -128,7 +128,7 @@ export interface SimulationResult {
   invariantViolations: number;
   /** The first violations found, each with its step. */
   violations: string[];
-  /** Steps where the policy could not bring the request under its threshold or window, with why. */
+  /** For ctxkit: steps where it could not bring the request under its threshold or the window, with why (the first 20). */
   warnings: string[];
 }
 
@@ -268,8 +268,6 @@ export async function simulateRun(recorded: readonly Message[], options: Simulat
         } else {
           warn(step, `overflow at ${sent} tokens, recover said ${recovery.action}${recovery.reason ? `: ${recovery.reason}` : ''}`);
         }
-      } else {
-        warn(step, `overflow: ${sent} tokens with a ${maxOutputTokens} output reserve in a ${window} window`);
       }
     }
     options.onRequest?.(request);

@@ -10,8 +10,11 @@ Usage:
   ctxkit threshold --window N [--max-output N] [--policy half-window|budget]
   ctxkit measure FILE.jsonl [--model ID] [--tools TOOLS.json]
   ctxkit schema-bench TOOLS.json [--system FILE] [--compact]
-  ctxkit simulate FILE.jsonl... [--window N] [--max-output N] [--policy none|sliding-window|summarize-at-90|ctxkit]
-                  [--compare] [--check] [--model ID] [--summarizer PROVIDER:MODEL]
+  ctxkit simulate FILE.jsonl... [--window N[,N...]] [--max-output N] [--policy NAME] [--compare [--iso]]
+                  [--trigger-tokens N] [--usage-skew F] [--check] [--model ID] [--summarizer PROVIDER:MODEL]
+                  [--plot FILE.svg]
+                  policies: none, sliding-window, summarize-at-90, observation-masking, codex, gemini-cli,
+                  opencode, anthropic-context-editing, ctxkit
   ctxkit simulate --demo
 
 Every command takes --json for machine output. Bad input exits with code 2.
@@ -25,6 +28,10 @@ const options = {
   tools: { type: 'string' },
   system: { type: 'string' },
   summarizer: { type: 'string' },
+  'trigger-tokens': { type: 'string' },
+  'usage-skew': { type: 'string' },
+  plot: { type: 'string' },
+  iso: { type: 'boolean' },
   compact: { type: 'boolean' },
   compare: { type: 'boolean' },
   check: { type: 'boolean' },
@@ -37,7 +44,7 @@ const allowed: Record<string, readonly string[]> = {
   threshold: ['window', 'max-output', 'policy', 'json'],
   measure: ['model', 'tools', 'json'],
   'schema-bench': ['system', 'compact', 'json'],
-  simulate: ['window', 'max-output', 'policy', 'compare', 'check', 'model', 'summarizer', 'demo', 'json'],
+  simulate: ['window', 'max-output', 'policy', 'compare', 'iso', 'trigger-tokens', 'usage-skew', 'plot', 'check', 'model', 'summarizer', 'demo', 'json'],
 };
 
 /**
@@ -59,7 +66,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (command === 'threshold') thresholdCommand(values, io);
     else if (command === 'measure') await measureCommand(files, values, io);
     else if (command === 'schema-bench') await schemaBenchCommand(files, values, io);
-    else await simulateCommand(files, values, io);
+    else return await simulateCommand(files, values, io);
     return 0;
   } catch (error) {
     const message = error instanceof Error ? error.message.replace(/^\[ctxkit:[^\]]+\] /, '') : String(error);

@@ -1,0 +1,56 @@
+/** One point of the retention–cost plot: a policy's replay at one window, pooled over the runs. */
+export interface RetentionPoint {
+  policy: string;
+  window: number;
+  /** 'own' for the policy's own rule, 'iso' at ctxkit's threshold, or 'trigger' at a fixed trigger. */
+  rule: string;
+  costUsd: number;
+  retention: number;
+  farRetention: number;
+  overflows: number;
+}
+
+/**
+ * Far retention against cost, one point per policy and window, as an SVG file a browser opens:
+ * drawn with Vega-Lite (compiled and rendered headless by Vega), loaded only when a plot is asked for.
+ * Policies that overflowed are drawn hollow: what they kept did not fit the window.
+ */
+export async function retentionPlotSvg(points: readonly RetentionPoint[], title: string): Promise<string> {
+  const [{ compile }, vega] = await Promise.all([import('vega-lite'), import('vega')]);
+  const values = points.map((point) => ({
+    ...point,
+    label: point.rule === 'own' ? point.policy : `${point.policy} (${point.rule})`,
+    windowLabel: `${Math.round(point.window / 1000)}K window`,
+    fits: point.overflows === 0 ? 'never overflowed' : `overflowed`,
+  }));
+  const spec = compile({
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: title, subtitle: 'far retention: share of the names the next move took from more than 4 messages back that the request still held' },
+    width: 640,
+    height: 420,
+    data: { values },
+    layer: [
+      {
+        mark: { type: 'point', size: 110, strokeWidth: 2 },
+        encoding: {
+          x: { field: 'costUsd', type: 'quantitative', title: 'cost, summaries included (USD)', scale: { zero: false } },
+          y: { field: 'farRetention', type: 'quantitative', title: 'far retention', axis: { format: '.0%' }, scale: { zero: false } },
+          color: { field: 'label', type: 'nominal', title: 'policy' },
+          shape: { field: 'windowLabel', type: 'nominal', title: 'window' },
+          fill: { condition: { test: 'datum.overflows === 0', field: 'label', type: 'nominal' }, value: 'transparent' },
+          tooltip: [{ field: 'label' }, { field: 'windowLabel' }, { field: 'costUsd', format: '$.2f' }, { field: 'farRetention', format: '.1%' }, { field: 'retention', format: '.1%' }, { field: 'overflows' }],
+        },
+      },
+      {
+        mark: { type: 'text', align: 'left', dx: 8, dy: -6, fontSize: 10 },
+        encoding: {
+          x: { field: 'costUsd', type: 'quantitative' },
+          y: { field: 'farRetention', type: 'quantitative' },
+          text: { field: 'label' },
+        },
+      },
+    ],
+  } as Parameters<typeof compile>[0]).spec;
+  const view = new vega.View(vega.parse(spec), { renderer: 'none' });
+  return view.toSVG();
+}
