@@ -12,10 +12,11 @@ import { normalizeToolsInput, schemaBench } from '@ctxkit/schema';
 import { budgetPolicy, halfWindowPolicy, thresholdBreakdown } from '@ctxkit/threshold';
 import { createMeter, heuristicEstimator, type TiktokenEncoding, tiktokenCounter } from '@ctxkit/tokens';
 import { demoSession } from '../demo-session.ts';
-import { pricesFor } from '../prices.ts';
 import { type SimulationPolicy, type SimulationResult, simulateRun, simulationPolicies } from '../simulate.ts';
 import { type CliIo, formatNumber, formatPercent, progressBar, table } from './output.ts';
-import { readJson, readText, readTranscript, tokensOption, UsageError } from './input.ts';
+import { readJson, readText, readTranscript, tokensOption, UsageError, windowOption } from './input.ts';
+import { nearestPrices } from './nearest-prices.ts';
+import { tokenizerNote } from './tokenizer-note.ts';
 
 /** Parsed options of one command (strings and booleans from node:util parseArgs). */
 export type CommandValues = Record<string, string | boolean | undefined>;
@@ -30,8 +31,7 @@ function policyOf(name: string | undefined, allowed: readonly string[]): string 
 
 /** `ctxkit threshold --window N [--max-output N] [--policy half-window|budget]` */
 export function thresholdCommand(values: CommandValues, io: CliIo): void {
-  const window = tokensOption('window', text(values, 'window'));
-  if (window === 0) throw new UsageError('--window must be above zero');
+  const window = windowOption(text(values, 'window'));
   const maxOutputTokens = tokensOption('max-output', text(values, 'max-output'), 0);
   const policy = policyOf(text(values, 'policy'), ['half-window', 'budget']);
   const decision = (policy === 'budget' ? budgetPolicy() : halfWindowPolicy()).decide({ contextWindow: window, maxOutputTokens });
@@ -69,7 +69,7 @@ function readTools(path: string | undefined): unknown[] | undefined {
 export async function measureCommand(files: readonly string[], values: CommandValues, io: CliIo): Promise<void> {
   if (files.length !== 1) throw new UsageError('measure takes one transcript file (JSONL, one message per line)');
   const file = files[0]!;
-  const messages = readTranscript(file);
+  const messages = readTranscript(file, (warning) => io.stderr(`ctxkit: warning: ${warning}\n`));
   const tools = readTools(text(values, 'tools'));
   const model = text(values, 'model');
   const encoding = encodingFor(model);
@@ -102,6 +102,7 @@ export async function measureCommand(files: readonly string[], values: CommandVa
     messages: messages.length,
     model: model ?? null,
     encoding,
+    tokenizer: tokenizerNote(encoding, model),
     exact: { total: exact.total, floor: floor(exact), floorParts: exact.floor, growing: exact.total - floor(exact), roles: exact.roles },
     estimate: { total: estimate.total, floor: floor(estimate), floorParts: estimate.floor, growing: estimate.total - floor(estimate), roles: estimate.roles },
     tools: [...byTool].map(([name, tool]) => ({ name, ...tool })).sort((a, b) => b.argumentTokens + b.resultTokens - (a.argumentTokens + a.resultTokens)),
@@ -111,10 +112,11 @@ export async function measureCommand(files: readonly string[], values: CommandVa
     return;
   }
   const pair = (a: number, b: number) => [formatNumber(a), formatNumber(b)];
-  io.stdout(`${basename(file)}: ${messages.length} messages, counted with ${encoding}${model ? ` for ${model}` : ''}\n\n`);
+  const note = report.tokenizer;
+  io.stdout(`${basename(file)}: ${messages.length} messages, ${note.says}\n\n`);
   io.stdout(
     `${table(
-      ['part', 'exact', 'estimate'],
+      ['part', note.column, 'estimate'],
       [
         ['fixed floor (resent every step)', ...pair(report.exact.floor, report.estimate.floor)],
         ['  system message', ...pair(exact.floor.system, estimate.floor.system)],
@@ -127,7 +129,7 @@ export async function measureCommand(files: readonly string[], values: CommandVa
   );
   io.stdout(
     `${table(
-      ['role', 'messages', 'exact', 'estimate'],
+      ['role', 'messages', note.column, 'estimate'],
       (['system', 'user', 'assistant', 'tool'] as const).map((role) => [role, String(exact.roles[role].messages), ...pair(exact.roles[role].tokens, estimate.roles[role].tokens)]),
     )}\n\n`,
   );
@@ -200,16 +202,18 @@ function summarizerOption(value: string | undefined): SummarizerPlugin | undefin
 export async function simulateCommand(files: readonly string[], values: CommandValues, io: CliIo): Promise<void> {
   const demo = values.demo === true;
   if (!demo && files.length === 0) throw new UsageError('simulate takes one or more recorded runs (JSONL), or --demo');
-  const window = tokensOption('window', text(values, 'window'), 32_000);
+  const window = windowOption(text(values, 'window'), 32_000);
   const maxOutputTokens = tokensOption('max-output', text(values, 'max-output'), 4_096);
   if (maxOutputTokens >= window) throw new UsageError(`--max-output (${maxOutputTokens}) must be smaller than --window (${window})`);
   const compare = values.compare === true || demo;
   const policies: SimulationPolicy[] = compare ? [...simulationPolicies] : [policyOf(text(values, 'policy') ?? 'ctxkit', simulationPolicies) as SimulationPolicy];
   const priceModel = text(values, 'model') ?? 'gpt-4o';
-  const prices = pricesFor(priceModel);
+  const priced = nearestPrices(priceModel);
+  const prices = priced?.prices;
   if (text(values, 'model') !== undefined && !prices) throw new UsageError(`no prices for ${JSON.stringify(priceModel)} in the model catalog; try gpt-4o, claude-sonnet-4-5 or gemini-2.5-pro`);
+  if (priced && priced.pricedAs !== priceModel) io.stderr(`ctxkit: note: the model catalog lacks ${priceModel}; costs use the prices of ${priced.pricedAs}, the nearest entry\n`);
   const summarizer = summarizerOption(text(values, 'summarizer'));
-  const runs: { file: string; messages: Message[] }[] = demo ? [{ file: 'demo (synthetic coding session)', messages: demoSession() }] : files.map((file) => ({ file, messages: readTranscript(file) }));
+  const runs: { file: string; messages: Message[] }[] = demo ? [{ file: 'demo (synthetic coding session)', messages: demoSession() }] : files.map((file) => ({ file, messages: readTranscript(file, (warning) => io.stderr(`ctxkit: warning: ${warning}\n`)) }));
   const results: (SimulationResult & { file: string })[] = [];
   const bar = progressBar(io, 'simulating');
   const totalSteps = runs.reduce((sum, run) => sum + run.messages.filter((message) => message.role === 'assistant').length, 0) * policies.length;
