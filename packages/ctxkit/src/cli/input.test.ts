@@ -120,3 +120,14 @@ describe('measure --model says which tokenizer counted', () => {
     expect(openai.stdout).toMatch(/^part\s+exact\s+estimate$/m);
   });
 });
+
+describe('threshold on small windows (decision 0030)', () => {
+  it('never answers above the window, and knowing less does not lower it', async () => {
+    const small = JSON.parse((await run('threshold', '--window', '1000', '--json')).stdout);
+    expect(small.threshold).toBeLessThan(1_000);
+    expect(small).toMatchObject({ threshold: 500, bound: 'fraction' });
+    const unknown = JSON.parse((await run('threshold', '--window', '8192', '--json')).stdout);
+    const known = JSON.parse((await run('threshold', '--window', '8192', '--max-output', '8192', '--json')).stdout);
+    expect(unknown.threshold).toBe(known.threshold);
+  });
+});
