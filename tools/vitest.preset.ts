@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
@@ -21,6 +22,8 @@ export function createVitestConfig(options: VitestPresetOptions = {}) {
     test: {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
       testTimeout: options.testTimeout ?? 20_000,
+      // Seeds fast-check (CTXKIT_FC_SEED, fixed in CI) and prints the seed of a failing test.
+      setupFiles: [fileURLToPath(new URL('./vitest.setup.ts', import.meta.url))],
       ...(options.typecheck
         ? { typecheck: { enabled: true, include: ['src/**/*.test-d.ts'], tsconfig: './tsconfig.json' } }
         : {}),

@@ -259,14 +259,14 @@ export async function simulateRun(recorded: readonly Message[], options: Simulat
       result.overflows += 1;
       if (ctxkit) {
         const recovery = await ctxkit.manager.recover(request, classifyError(overflowError(window, sent)));
-        if (recovery.action === 'retry' && recovery.messages) {
+        if (recovery.action === 'retry') {
           request = recovery.messages;
           sent = tokens(request);
           history = [...request];
           if (fits(sent)) result.recoveredOverflows += 1;
           else warn(step, `still ${sent} tokens after recovering from an overflow, over the ${window - maxOutputTokens} the window holds with its output reserve`);
         } else {
-          warn(step, `overflow at ${sent} tokens, recover said ${recovery.action}${recovery.reason ? `: ${recovery.reason}` : ''}`);
+          warn(step, `overflow at ${sent} tokens, recover said ${recovery.action}${recovery.action === 'give-up' ? `: ${recovery.reason}` : ''}`);
         }
       }
     }

@@ -25,11 +25,13 @@ import {
 import { type CompactionSnapshot, createCompactionState, halfWindowPolicy } from '@ctxkit/threshold';
 import { createMeter, type Measurement, type Meter } from '@ctxkit/tokens';
 import { archiveStore } from './archive-store.ts';
-import type { ManagerEvent, ReinjectedBlock, RecoverAction, TierReport } from './events.ts';
+import type { ManagerEvent, ReinjectedBlock, TierReport } from './events.ts';
+import { createInFlight } from './in-flight.ts';
 import { type ContextWindowOption, providerFor, resolveLimits } from './model-limits.ts';
 import { type ProtectedRegion, protectedRegion } from './protected-region.ts';
 import { type CompactionDepthOptions, createCompactionDepth } from './compaction-depth.ts';
 import { collectReinjection } from './reinjection.ts';
+import { createSummarizerGuard, type SummarizerGuardOptions, type SummarizerReport } from './summarizer-guard.ts';
 
 const source = 'engine';
 
@@ -79,6 +81,8 @@ export interface ContextManagerOptions {
   storeTimeoutMs?: number;
   /** A meter to measure with. @default createMeter over the registered tokenizer and estimator */
   meter?: Meter;
+  /** The summarizer's time bound per compaction and how long one that timed out is skipped. @default { compactionTimeoutMs: 90_000, skipCompactions: 3 } */
+  summarizerGuard?: SummarizerGuardOptions;
   onEvent?: (event: ManagerEvent) => void;
 }
 
@@ -118,6 +122,8 @@ export interface PrepareReport {
   protectedRegion?: ProtectedRegion;
   refill: boolean;
   breaker: CompactionSnapshot;
+  /** What the summarizer did in this compaction (answered, failed, timed out, skipped), when there is one. */
+  summarizer?: SummarizerReport;
 }
 
 /** The result of {@link ContextManager.prepare}. */
@@ -127,18 +133,24 @@ export interface PrepareResult {
   report: PrepareReport;
 }
 
-/** The result of {@link ContextManager.recover}. */
-export interface RecoverResult {
-  action: RecoverAction;
-  classification: ErrorClassification;
-  /** The compacted transcript to retry with, for `retry`. */
-  messages?: Message[];
-  report?: PrepareReport;
-  /** The lower output budget to retry with, for `lower-output`. */
-  maxOutputTokens?: number;
-  /** Why nothing more can be done, for `give-up`. */
-  reason?: string;
-}
+/**
+ * The result of {@link ContextManager.recover}, one shape per `action`: narrow on it.
+ * @example
+ * ```ts
+ * const result = await manager.recover(history, error);
+ * if (result.action === 'retry') history = result.messages;
+ * else if (result.action === 'lower-output') maxTokens = result.maxOutputTokens;
+ * ```
+ */
+export type RecoverResult =
+  /** Compacted once, below the target: retry with `messages`. */
+  | { action: 'retry'; classification: ErrorClassification; messages: Message[]; report: PrepareReport }
+  /** The answer did not fit: retry with the lower `maxOutputTokens`. */
+  | { action: 'lower-output'; classification: ErrorClassification; maxOutputTokens: number }
+  /** Rate limit, timeout or offline: go to the next provider in the fallback chain. */
+  | { action: 'fallback'; classification: ErrorClassification }
+  /** Nothing more to do, and why; `report` when a compaction was tried. */
+  | { action: 'give-up'; classification: ErrorClassification; reason: string; report?: PrepareReport };
 
 /** Keeps one agent run inside its model's window. */
 export interface ContextManager {
@@ -205,6 +217,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   const state = createCompactionState();
   // How deep a compaction goes: from the run's growth, unless a fixed target share is set.
   const depth = options.target === undefined && options.compactionDepth !== false ? createCompactionDepth(options.compactionDepth || {}) : undefined;
+  const summarizerGuard = createSummarizerGuard(options.summarizerGuard);
   const validator = createTranscriptValidator();
   const learned = new Map<string, number>();
   // Transcripts produced by an overflow recovery, with their length then: recovering the same one again
@@ -259,7 +272,8 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     const startedAt = now();
     emit({ type: 'compaction-start', model: setting.model, tokens: before, threshold: setting.threshold, target: setting.target, trigger: setting.trigger });
     const signal = setting.signal ?? new AbortController().signal;
-    const summarizer = summarizerFor(setting.model);
+    const guarded = summarizerGuard.begin(summarizerFor(setting.model));
+    const summarizer = guarded.summarizer;
     const reports: TierReport[] = [];
     let current: readonly Message[] = messages;
     let currentTokens = before;
@@ -351,7 +365,8 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     }
     if (applied) meter.reset();
     emit({ type: 'compaction-end', model: setting.model, before, after: currentTokens, shrunk: currentTokens < before, durationMs: Math.round(now() - startedAt) });
-    return { messages: [...current], before, after: currentTokens, tiers: reports, reinjected, region, applied };
+    const summarizerReport = guarded.finish();
+    return { messages: [...current], before, after: currentTokens, tiers: reports, reinjected, region, applied, summarizerReport };
   };
 
   /** Why a tier's output cannot be used, or undefined when it keeps the invariants engine-side checks can see. */
@@ -369,6 +384,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
 
   type Setting = Awaited<ReturnType<typeof decide>>;
   type Compaction = Awaited<ReturnType<typeof compact>>;
+  const inFlight = createInFlight<Compaction>();
   /** The report of a prepare or a recover: what was measured and decided, and what a compaction did. */
   const reportOf = (model: string, setting: Setting, measurement: Measurement, decision: PrepareReport['decision'], refill: boolean, result?: Compaction): PrepareReport => ({
     model,
@@ -386,6 +402,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     ...(result?.region ? { protectedRegion: result.region } : {}),
     refill,
     breaker: state.snapshot(),
+    ...(result?.summarizerReport ? { summarizer: result.summarizerReport } : {}),
   });
 
   const prepare = async (messages: readonly Message[], prepareOptions: PrepareOptions = {}): Promise<PrepareResult> => {
@@ -414,7 +431,10 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       return unchanged('breaker-open');
     }
     const target = depth ? depth.target(setting.threshold, setting.target) : setting.target;
-    const result = await compact(messages, { model, tools, target, threshold: setting.threshold, trigger: 'threshold', signal: prepareOptions.signal });
+    // A prepare of the same transcript while it is compacting shares that compaction (one summarizer call).
+    const result = await inFlight.share(messages, model, tools, () =>
+      compact(messages, { model, tools, target, threshold: setting.threshold, trigger: 'threshold', signal: prepareOptions.signal }),
+    ).promise;
     if (result.applied) depth?.compacted(result.after);
     lastSent = { messages: result.messages, tools };
     const decision = result.applied && result.after < result.before ? 'compacted' : 'nothing-shrank';
@@ -456,7 +476,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       return done({ action: 'lower-output', classification, maxOutputTokens: lowered });
     }
     if (classification.kind !== 'context_overflow') {
-      return done({ action: classification.fallback ? 'fallback' : 'give-up', classification, ...(classification.fallback ? {} : { reason: `a ${classification.kind} error is not one compaction can fix` }) });
+      return done(classification.fallback ? { action: 'fallback', classification } : { action: 'give-up', classification, reason: `a ${classification.kind} error is not one compaction can fix` });
     }
     if (options.overflowRecovery === false) return done({ action: 'give-up', classification, reason: 'overflow recovery is switched off' });
     if (recovered.get(messages) === messages.length) return done({ action: 'give-up', classification, reason: 'this transcript was already compacted after an overflow; not retrying again' });

@@ -15,6 +15,7 @@ export {
 export type { BreakerSnapshot, ManagerEvent, RecoverAction, ReinjectedBlock, TierReport } from './events.ts';
 export { type ContextWindowOption, providerFor, resolveLimits } from './model-limits.ts';
 export { type ProtectedRegion, protectedRegion } from './protected-region.ts';
+export { createSummarizerGuard, type GuardedCompaction, type SummarizerGuardOptions, type SummarizerReport } from './summarizer-guard.ts';
 export { collectReinjection, fairCap, type ReinjectionResult, reinjectionHeader } from './reinjection.ts';
 export {
   type EditedFilesSourceOptions,

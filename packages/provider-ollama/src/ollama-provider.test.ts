@@ -294,7 +294,7 @@ describe('ollamaProvider: usage, errors and learned windows', () => {
     const serving = await chain.contextWindow();
     expect(serving.contextWindow).toBe(8192);
     expect(compactionThreshold(primary.contextWindow)).toBe(20_480);
-    expect(compactionThreshold(serving.contextWindow)).toBe(2000);
+    expect(compactionThreshold(serving.contextWindow)).toBe(4_096);
   });
 });
 

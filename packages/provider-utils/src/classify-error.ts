@@ -154,9 +154,13 @@ const longestSensibleWaitMs = 15 * 60_000;
 
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length".
 const rateLimitWords =
-  /rate.?limit|throttl|\bquota|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|too many requests/i;
+  /rate.?limit|throttl|\bquota|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your usage limit|insufficient (?:balance|credits?|funds)/i;
 // A quota that waiting a moment does not restore: daily caps, an exhausted balance.
-const exhaustedQuota = /insufficient_quota|per ?day|daily|\b[TR]PD\b|insufficient (?:balance|credits?|funds)|credit balance|billing hard limit/i;
+const exhaustedQuota =
+  /insufficient_quota|per ?day|daily|\b[TR]PD\b|insufficient (?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active/i;
+// Words that make an error an overflow whatever its status: Anthropic answers 429 for a long-context
+// request the account may not send, and compacting below the standard window is what fixes it.
+const overflowWhateverStatus = /extra usage is required for long context/i;
 // Caps on a single request that are not the model's window (embedding batches).
 const perRequestCap = /tokens? per request/i;
 // Input and output budget together over the window: an overflow, though a smaller output budget may fix it.
@@ -176,12 +180,35 @@ const overflowWords = [
   /expected maxlength\W+\d+\W+actual\W+\d+/i,
   /context (?:length|window|size) is only|reached (?:the )?(?:maximum )?context (?:length|window|size)/i,
   /\b(?:max(?:imum)?|context) (?:\w+ )?length exceeded/i,
+  // Moonshot/Kimi "exceeded model token limit: N", "Input tokens exceed the configured limit of N"
+  /\bexceed\w*\s+(?:the\s+)?(?:model(?:'s)?\s+|configured\s+)?(?:token|context)\s+limit|\btokens? exceed\w*\s+(?:the\s+)?(?:model\s+|configured\s+)?limit/i,
+  // DashScope "Range of input length should be [1, N]"
+  /\binput length should be\b/i,
+  // Cerebras "Current length is N while limit is M"
+  /current length is \d+ while limit is \d+/i,
+  // "context window is 128k tokens, you requested 256k tokens"
+  /context (?:window|length|size) (?:is|of) \d+k?\b[^.]{0,30}\brequested\b/i,
+  // "Request too large for the model's context window", "Prompt too large for this model"
+  /\b(?:request|prompt)\b[^.]{0,20}too (?:large|long) for (?:the |this )?model\b/i,
+  // "too many tokens" on a bad request; with "please wait" or "per minute" it is Bedrock's throttling
+  /too many tokens(?! per)(?![^.]{0,40}(?:please wait|try again|wait before))/i,
+  // TGI "`inputs` must have less than N tokens", bare "maximum context window", "token limit exceeded"
+  /\binputs?\W*(?:tokens?\W*)?must have less than \d+/i,
+  /\bmax(?:imum)? context window\b/i,
+  /\btoken limit (?:exceeded|reached)\b/i,
+  // "The model has reached its context window limit"
+  /\breached (?:its|the|your) (?:maximum )?context (?:window|length)(?: limit)?\b/i,
 ];
+// Overflow words that win over a mention of max tokens ("prompt too long: max tokens exceeded").
+const promptTooLong = /\b(?:prompt|input|context) (?:is )?too long\b/i;
 // Words of a busy or overloaded service; tried after the overflow families ("too many tokens: total ... cannot exceed" is an overflow).
 const busyWords =
-  /too many tokens|please wait|overloaded|at capacity|capacity (?:exceeded|exhausted)|no capacity|server (?:is )?busy|high demand|try again later|temporarily unavailable|pending requests|service unavailable/i;
+  /too many tokens|please wait|out of capacity|overloaded|at capacity|capacity (?:exceeded|exhausted)|no capacity|server (?:is )?busy|high demand|try again later|temporarily unavailable|pending requests|service unavailable/i;
 
 const limitPatterns = [
+  /range of input length should be\s*\[\s*\d+\s*,\s*(\d+)/i,
+  /must have less than (\d+)/i,
+  /token limit:?\s*(\d+)/i,
   /context (?:length|window|size|limit)(?: is| of)?(?: only)?:?\s*\(?(\d+)/i,
   /n_ctx\W{1,3}(\d+)/i,
   /(\d+) maximum\b/i,
@@ -190,6 +217,8 @@ const limitPatterns = [
   /(?:tokens allowed|limit of|limit is|cannot exceed|must be <=|must not exceed|window of)\s*\(?(\d+)/i,
 ];
 const reportedPatterns = [
+  /request\s*\((\d+) tokens?\)/i,
+  /\bgiven:\s*(\d+)/i,
   /total of (?:at least )?(\d+)/i,
   /(?:requested tokens|requested|request contains|resulted in|token count of|token count|received|actual:|current length is|input length|prompt contains|too long|too large|n_prompt_tokens|n_keep:|contains)\W{0,3}(?:about |at least )?\(?(\d+)/i,
   /length\W{0,3}(\d+)/i,
@@ -230,8 +259,34 @@ function rateLimitNumbers(text: string): Partial<ProviderErrorClassification> {
   return quota ? { limitTokens: Number(quota[1]) } : {};
 }
 
+/** A status at the start of an SDK's message ("400 status code (no body)", "429 Too Many Requests"). */
+function leadingStatus(text: string): number | undefined {
+  return asStatus(/^(?:HTTP\/?[\d.]*\s+|status:?\s*)?(\d{3})\b/i.exec(text)?.[1]);
+}
+
+/**
+ * True when the error says nothing but its status: an empty body, an SDK's "(no body)", a bare reason
+ * phrase, or a proxy's HTML error page. Such a 400 or 413 is not evidence of an overflow (decision 0031).
+ */
+function isBare(text: string): boolean {
+  const words = text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\b(?:nginx|openresty|cloudflare|apache|envoy)\b/gi, ' ')
+    .replace(/\b\d{3}\b|status code \(no body\)|bad request|request entity too large|payload too large|content too large/gi, ' ')
+    .replace(/[\s|:().\-/]+/g, '');
+  return words === '';
+}
+
 function classifyText(found: NormalizedError): Partial<ProviderErrorClassification> & { kind: ProviderErrorKind } {
-  const { text, status } = found;
+  const { text } = found;
+  const status = found.status ?? leadingStatus(text);
+  if (overflowWhateverStatus.test(text)) return { kind: 'context_overflow', ...overflowNumbers(text) };
+  if ((status === 400 || status === 413) && isBare(text)) {
+    // Cerebras is known to answer an overflow with a bare 400 or 413; anywhere else a bare 400 is as
+    // often a passing gateway fault, and a bare 413 a proxy's body-size cap: neither is worth a compaction.
+    if (found.provider && /cerebras/i.test(found.provider)) return { kind: 'context_overflow' };
+    return { kind: 'other', fallback: true, retryable: status === 400 };
+  }
   if (status === 429 || rateLimitWords.test(text)) {
     const numbers = rateLimitNumbers(text);
     // A request larger than the per-minute budget never fits, however long the caller waits.
@@ -242,7 +297,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
     const cap = /requested (\d+) tokens\W+max (\d+)/i.exec(text);
     return { kind: 'other', ...(cap ? { reportedTokens: Number(cap[1]), limitTokens: Number(cap[2]) } : {}) };
   }
-  if (inputPlusOutput.test(text)) return { kind: 'context_overflow', ...overflowNumbers(text) };
+  if (inputPlusOutput.test(text) || promptTooLong.test(text)) return { kind: 'context_overflow', ...overflowNumbers(text) };
   if (maxTokensWords.some((pattern) => pattern.test(text))) {
     const limitTokens = firstNumber(text, maxTokensLimitPatterns);
     const reportedTokens = firstNumber(text, maxTokensRequestedPatterns);

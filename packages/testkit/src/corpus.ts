@@ -4,7 +4,7 @@ import { CtxkitError, type Message, parseJsonlTranscript } from '@ctxkit/core';
 
 /** Said by tests that skip because the shared corpus is not there (a user's fresh clone). */
 export const corpusMissingMessage =
-  'skipped: the shared corpus (../shared/corpus beside the checkout, or the CTXKIT_CORPUS folder) is absent';
+  'skipped: no corpus (the CTXKIT_CORPUS folder, ../shared/corpus beside the checkout, or corpus/ in the repository)';
 
 function workspaceRoot(from: string): string | undefined {
   let dir = resolve(from);
@@ -17,15 +17,18 @@ function workspaceRoot(from: string): string | undefined {
 }
 
 /**
- * The folder of the shared corpus (schemas, trajectories, errors), or undefined where it is absent:
- * `CTXKIT_CORPUS` when set, else `../shared/corpus` beside the workspace root.
+ * The folder of the corpus (schemas, trajectories, errors), or undefined where none is found:
+ * `CTXKIT_CORPUS` when set (and only it), else `../shared/corpus` beside the workspace root (where new
+ * data arrives), else the copy vendored in the repository (`corpus/` at the workspace root).
+ * @param from a folder inside the workspace to start from; the current directory by default
  */
-export function corpusDir(): string | undefined {
+export function corpusDir(from?: string): string | undefined {
   const fromEnv = process.env.CTXKIT_CORPUS;
   if (fromEnv) return existsSync(fromEnv) ? resolve(fromEnv) : undefined;
-  const root = workspaceRoot(process.cwd()) ?? workspaceRoot(import.meta.dirname ?? process.cwd());
-  const candidate = root && join(root, '..', 'shared', 'corpus');
-  return candidate && existsSync(candidate) ? candidate : undefined;
+  const root = from !== undefined ? workspaceRoot(from) : (workspaceRoot(process.cwd()) ?? workspaceRoot(import.meta.dirname ?? process.cwd()));
+  if (!root) return undefined;
+  for (const candidate of [join(root, '..', 'shared', 'corpus'), join(root, 'corpus')]) if (existsSync(candidate)) return candidate;
+  return undefined;
 }
 
 /** The recorded runs in the corpus (file names, sorted), or an empty list where it is absent. */

@@ -6,9 +6,9 @@ export interface CompactionThresholdOptions {
   fraction?: number;
   /** Windows larger than this count as this large, so a 2M window compacts at 128K. @default 256_000 */
   windowCap?: number;
-  /** Never compact below this many tokens. @default 2_000 */
+  /** Never compact below this many tokens, unless the window minus the reserve holds fewer. @default 2_000 */
   floor?: number;
-  /** Room kept for the answer when the output budget is unknown (0). @default 8_192 */
+  /** Room kept for the answer when the output budget is unknown (0), at most half the window. @default 8_192 */
   defaultReserve?: number;
 }
 
@@ -20,7 +20,7 @@ export interface ThresholdBreakdown {
   threshold: number;
   /** `floor(min(window, windowCap) × fraction)`. */
   byFraction: number;
-  /** Tokens kept for the answer: `min(maxOutputTokens, floor(window / 2))`, or the default reserve. */
+  /** Tokens kept for the answer: `min(maxOutputTokens or the default reserve, floor(window / 2))`. */
   reserved: number;
   /** `window − reserved`: the most the input may take. */
   byReserve: number;
@@ -52,8 +52,11 @@ export function checkFraction(name: string, value: number): void {
 const format = (tokens: number) => tokens.toLocaleString('en-US');
 
 /**
- * The half-window threshold with the figures behind it and which bound decided it (DESIGN.md §6):
- * `max(floor, min(floor(min(window, cap) × fraction), window − reserved))`.
+ * The half-window threshold with the figures behind it and which bound decided it (DESIGN.md §6, with
+ * decision 0030 for small windows): `reserved = min(maxOutputTokens || defaultReserve, floor(window / 2))`,
+ * `threshold = max(min(floor, window − reserved), min(floor(min(window, cap) × fraction), window − reserved))`.
+ * Never above `window − reserved`; non-decreasing in the window, non-increasing in the output budget; an
+ * unknown budget (0) gives the threshold of a budget of `defaultReserve`.
  * @throws CtxkitError INVALID_ARGUMENT for a non-finite, zero or negative window, or a negative output budget
  */
 export function thresholdBreakdown(contextWindow: number, maxOutputTokens = 0, options: CompactionThresholdOptions = {}): ThresholdBreakdown {
@@ -67,30 +70,41 @@ export function thresholdBreakdown(contextWindow: number, maxOutputTokens = 0, o
   const window = Math.floor(contextWindow);
   const capped = window > windowCap;
   const byFraction = Math.floor(Math.min(window, windowCap) * fraction);
-  const reserved = maxOutputTokens > 0 ? Math.min(Math.floor(maxOutputTokens), Math.floor(window / 2)) : defaultReserve;
+  // An unknown output budget counts as the default reserve, capped at half the window as a known one
+  // is: knowing less never gives a lower threshold than knowing the budget is the default (decision 0030).
+  const requested = maxOutputTokens > 0 ? Math.floor(maxOutputTokens) : defaultReserve;
+  const reserved = Math.min(requested, Math.floor(window / 2));
   const byReserve = window - reserved;
-  const threshold = Math.max(floor, Math.min(byFraction, byReserve));
+  // The floor never lifts the threshold past what the window holds beside the reserve.
+  const floorHere = Math.min(floor, byReserve);
+  const byRules = Math.min(byFraction, byReserve);
+  const threshold = Math.max(floorHere, byRules);
+  const reserveNote = maxOutputTokens > 0 ? '' : ' (default reserve)';
   let bound: ThresholdBound;
   let reason: string;
-  if (threshold === floor && floor > Math.min(byFraction, byReserve)) {
+  if (floorHere > byRules) {
     bound = 'floor';
-    reason = `the ${format(window)} window leaves less than ${format(floor)} tokens after the rules, so the floor of ${format(floor)} applies`;
+    reason =
+      floorHere < floor
+        ? `the ${format(window)} window leaves only ${format(byReserve)} tokens for input beside ${format(reserved)} for the answer${reserveNote}, so the ${format(floor)} floor is cut to ${format(floorHere)}`
+        : `the ${format(window)} window leaves less than ${format(floor)} tokens after the rules, so the floor of ${format(floor)} applies`;
   } else if (byReserve < byFraction) {
     bound = 'reserve';
-    reason = `${format(reserved)} tokens are kept for the answer${maxOutputTokens > 0 ? '' : ' (default reserve)'}, leaving ${format(byReserve)} of ${format(window)} for input`;
+    reason = `${format(reserved)} tokens are kept for the answer${reserveNote}, leaving ${format(byReserve)} of ${format(window)} for input`;
   } else if (capped) {
     bound = 'cap';
     reason = `the ${format(window)} window is capped at ${format(windowCap)}; ${fraction * 100}% of that is ${format(byFraction)}`;
   } else {
     bound = 'fraction';
-    reason = `${fraction * 100}% of the ${format(window)} window, with ${format(reserved)} tokens still free for the answer`;
+    reason = `${fraction * 100}% of the ${format(window)} window, with ${format(reserved)} tokens still free for the answer${reserveNote}`;
   }
   return { threshold, byFraction, reserved, byReserve, bound, reason };
 }
 
 /**
  * The token count above which a request is compacted: half the window, the window capped at 256K,
- * always leaving room for the answer, never below 2K (DESIGN.md §6).
+ * always leaving room for the answer, never below 2K unless the window cannot hold 2K beside the
+ * answer's reserve (DESIGN.md §6, decision 0030).
  * @param contextWindow - the window of the model serving the request
  * @param maxOutputTokens - the output budget of the request; 0 when unknown (a default reserve applies)
  * @throws CtxkitError INVALID_ARGUMENT for a non-finite, zero or negative window

@@ -30,3 +30,12 @@ describe('threshold policies', () => {
     expect(registry.thresholdPolicy('budget').decide({ contextWindow: 200_000, maxOutputTokens: 0 }).threshold).toBe(96_000);
   });
 });
+
+describe('budgetPolicy on small windows (decision 0030)', () => {
+  it('never compacts above what the window holds: the 2,000 floor is cut for a 1,000 window', () => {
+    expect(budgetPolicy().decide({ contextWindow: 1_000, maxOutputTokens: 0 }).threshold).toBe(500);
+    expect(budgetPolicy().decide({ contextWindow: 1_000, maxOutputTokens: 800 }).threshold).toBe(500);
+    expect(budgetPolicy().decide({ contextWindow: 3_000, maxOutputTokens: 200 }).threshold).toBe(1_500);
+    expect(budgetPolicy().decide({ contextWindow: 8_192, maxOutputTokens: 0 }).threshold).toBe(3_932);
+  });
+});

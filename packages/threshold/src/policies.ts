@@ -56,7 +56,10 @@ export function budgetPolicy(options: BudgetPolicyOptions = {}): ThresholdPolicy
       const budget = Math.floor(window * budgetFraction);
       const byBudget = Math.floor(budget * triggerFraction);
       const byReserve = maxOutputTokens > 0 ? window - Math.min(Math.floor(maxOutputTokens), Math.floor(window / 2)) : window;
-      const threshold = Math.max(floor, Math.min(byBudget, byReserve));
+      // As in the half-window rule (decision 0030): the floor never lifts the threshold past the input
+      // room beside the answer's reserve, nor past half the window when the output budget is unknown.
+      const floorHere = Math.min(floor, byReserve, window - Math.floor(window / 2));
+      const threshold = Math.max(floorHere, Math.min(byBudget, byReserve));
       const reason =
         byReserve < byBudget
           ? `the output budget leaves ${byReserve.toLocaleString('en-US')} tokens for input, under ${triggerFraction * 100}% of the ${budget.toLocaleString('en-US')} budget`

@@ -320,11 +320,9 @@ describe('trouble', () => {
     expect(() => microcompactTier({ keepRecent: -1 })).toThrow('[ctxkit:tier-microcompact] microcompactTier option keepRecent must be an integer ≥ 0, got -1');
     expect(() => microcompactTier({ minSavingsTokens: Number.NaN })).toThrow(/minSavingsTokens must be an integer/);
     expect(() => microcompactTier({ excludeTools: 'bash' as unknown as string[] })).toThrow(/excludeTools must be an array/);
-    try {
-      microcompactTier({ minResultTokens: 1.5 });
-    } catch (error) {
-      expect(CtxkitError.isInstance(error, 'INVALID_ARGUMENT')).toBe(true);
-    }
+    expect(() => microcompactTier({ minResultTokens: 1.5 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('[ctxkit:tier-microcompact] microcompactTier option minResultTokens') }),
+    );
   });
 
   it('uses a custom stub text, and fails when it leaves out the handle', async () => {

@@ -349,7 +349,9 @@ describe('tier conformance: summary falls through on bad summarizers', () => {
   const bad = {
     throws: scriptedSummarizer(() => Promise.reject(new Error('model overloaded'))),
     empty: scriptedSummarizer(() => ''),
-    longer: scriptedSummarizer((request) => `## Task\n${echoTask(request)}\n## Done\n${request.messages.map((message) => textOf(message.content)).join('\n').repeat(2)}`),
+    // Longer by construction: echoing the span's text is not enough when images (which cost tokens
+    // but have no text) make up most of it, so pad to twice the span's count (seed 55 found it).
+    longer: scriptedSummarizer((request) => `## Task\n${echoTask(request)}\n## Done\n${' lengthy'.repeat(2 * approximateCount(request.messages) + 8)}`),
   };
   it.each(Object.keys(bad) as (keyof typeof bad)[])('never applies, never breaks an invariant, when the summarizer %s (1,000 transcripts)', async (name) => {
     const report = await checkTierConformance(() => summaryTier({ minSpanTokens: 0 }), { runs: 1_000, summarizer: bad[name] });

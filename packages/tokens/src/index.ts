@@ -15,4 +15,5 @@ export {
   type MeterOptions,
   type UsageReport,
 } from './meter.ts';
+export { checkPlausibleUsageRatio, type DistrustedUsage, defaultPlausibleUsageRatio, isPlausibleUsage } from './usage-check.ts';
 export { type TiktokenCounter, type TiktokenCounterOptions, type TiktokenEncoding, tiktokenCounter } from './tiktoken-counter.ts';

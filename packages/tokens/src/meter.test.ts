@@ -6,6 +6,7 @@ import { heuristicEstimator } from './heuristic-estimator.ts';
 import { imageTokenPresets } from './message-cost.ts';
 import { createMeter } from './meter.ts';
 import { tiktokenCounter } from './tiktoken-counter.ts';
+import { type DistrustedUsage, isPlausibleUsage } from './usage-check.ts';
 
 /** A tokenizer test double: one token per whitespace-separated word, with a record of what it counted. */
 function wordTokenizer(options: { lazy?: boolean } = {}) {
@@ -394,7 +395,8 @@ describe('calibration', () => {
   });
 
   it('moves toward a new reported ratio smoothly, and stays within bounds', () => {
-    const meter = createMeter({ calibration: { smoothing: 0.5 } });
+    // plausibleUsageRatio 0: this test drives the calibration to its lower bound with absurd figures.
+    const meter = createMeter({ calibration: { smoothing: 0.5 }, plausibleUsageRatio: 0 });
     const messages = run();
     const local = meter.countMessages(messages);
     meter.measure(messages);
@@ -478,5 +480,49 @@ describe.skipIf(!corpusDir())('on the recorded runs', () => {
       expect(Math.abs(measured.total - truth)).toBeLessThanOrEqual(1);
       meter.record({ inputTokens: truth, messageCount: length, model: 'gpt-4o' });
     }
+  });
+});
+
+describe('record() distrusts an implausibly low provider figure', () => {
+  const long = (): Message[] => [
+    { role: 'system', content: 'You are a coding agent.' },
+    { role: 'user', content: 'Fix the failing test. '.repeat(50) },
+    { role: 'assistant', content: 'Reading the file. '.repeat(200) },
+    { role: 'user', content: 'continue '.repeat(300) },
+  ];
+
+  it('anchors on the local count, not on a tenth of it, and does not calibrate on it', () => {
+    const distrusted: DistrustedUsage[] = [];
+    const meter = createMeter({ onDistrustedUsage: (usage) => distrusted.push(usage) });
+    const messages = long();
+    const local = meter.measure(messages).total;
+    meter.record({ inputTokens: Math.round(local * 0.1), messageCount: messages.length, model: 'm' });
+    const after = meter.measure(messages, { model: 'm' });
+    expect(after.total).toBeGreaterThanOrEqual(local);
+    expect(meter.calibration('m')).toBe(1);
+    expect(distrusted).toHaveLength(1);
+    expect(distrusted[0]).toMatchObject({ reported: Math.round(local * 0.1), model: 'm' });
+    expect(distrusted[0]!.reason).toMatch(/^the provider reported \d+ input tokens, under 0\.6 of the \d+ counted locally; anchored on \d+ instead$/);
+  });
+
+  it('believes a figure within the plausible share (another tokenizer), and calibrates on it', () => {
+    const distrusted: DistrustedUsage[] = [];
+    const meter = createMeter({ onDistrustedUsage: (usage) => distrusted.push(usage) });
+    const messages = long();
+    const local = meter.measure(messages).total;
+    meter.record({ inputTokens: Math.round(local * 0.8), messageCount: messages.length });
+    expect(meter.measure(messages).total).toBe(Math.round(local * 0.8));
+    expect(distrusted).toEqual([]);
+  });
+
+  it('with plausibleUsageRatio 0 believes every figure, and rejects a ratio outside [0, 1)', () => {
+    const meter = createMeter({ plausibleUsageRatio: 0 });
+    const messages = long();
+    const local = meter.measure(messages).total;
+    meter.record({ inputTokens: Math.round(local * 0.1), messageCount: messages.length });
+    expect(meter.measure(messages).total).toBe(Math.round(local * 0.1));
+    expect(() => createMeter({ plausibleUsageRatio: 1 })).toThrow('[ctxkit:tokens] createMeter: plausibleUsageRatio must be a number from 0 up to (not including) 1, got 1');
+    expect(isPlausibleUsage(599, 1_000)).toBe(false);
+    expect(isPlausibleUsage(600, 1_000)).toBe(true);
   });
 });

@@ -2,6 +2,7 @@ import { CtxkitError, type EstimatorPlugin, type Message, type Role, type Tokeni
 import { Calibration, type CalibrationOptions, type CalibrationSnapshot, type CounterKind } from './calibration.ts';
 import { heuristicEstimator } from './heuristic-estimator.ts';
 import { type ImageTokens, type MessageFraming, messageCost } from './message-cost.ts';
+import { checkPlausibleUsageRatio, type DistrustedUsage, defaultPlausibleUsageRatio, isPlausibleUsage } from './usage-check.ts';
 
 /** Options for {@link createMeter}. */
 export interface MeterOptions {
@@ -21,6 +22,14 @@ export interface MeterOptions {
   calibration?: CalibrationOptions | false;
   /** Calibration learned earlier (from `meter.calibrations()`, kept in a store), to start from. */
   calibrations?: CalibrationSnapshot;
+  /**
+   * A reported input count under this share of the local count is not believed: the meter anchors on
+   * the calibrated local count instead and does not calibrate on it (see `isPlausibleUsage`); 0 believes
+   * every figure. @default 0.6
+   */
+  plausibleUsageRatio?: number;
+  /** Told about each reported figure the meter did not believe. */
+  onDistrustedUsage?: (usage: DistrustedUsage) => void;
 }
 
 /** What the request will cost, split into the part resent unchanged every step and the part that grows. */
@@ -177,6 +186,8 @@ function transcript(messages: unknown, where: string): readonly Message[] {
  */
 export function createMeter(options: MeterOptions = {}): Meter {
   const tokenizer = options.tokenizer;
+  const plausibleUsageRatio = options.plausibleUsageRatio ?? defaultPlausibleUsageRatio;
+  checkPlausibleUsageRatio(plausibleUsageRatio);
   const estimator = options.estimator ?? heuristicEstimator();
   if (tokenizer !== undefined && (tokenizer.kind !== 'tokenizer' || typeof tokenizer.count !== 'function')) {
     throw argumentError(`createMeter: tokenizer must be a tokenizer plugin (kind "tokenizer" with count()), got kind ${JSON.stringify((tokenizer as { kind?: unknown }).kind)}`);
@@ -429,10 +440,19 @@ export function createMeter(options: MeterOptions = {}): Meter {
       const system = ledger[0]?.role === 'system' && messageCount > 0 ? ledger[0] : undefined;
       let reported = inputTokens;
       const inUse = kindFor(undefined, 'record');
-      if (report.inputIsLowerBound) {
+      // Checked against the running sums that exist already (the estimate's, or the exact ones once
+      // built), so the check never costs a recount.
+      const checkKind: CounterKind = inUse === 'exact' && cumulative.exact.length > 1 ? 'exact' : 'estimate';
+      const checked = floorLocal(system, tools, checkKind) + growingUpTo(checkKind, messageCount);
+      const plausible = isPlausibleUsage(inputTokens, checked, plausibleUsageRatio);
+      if (report.inputIsLowerBound || !plausible) {
         // The real figure is at least the report; the calibrated local count is the better guess above it.
         const local = floorLocal(system, tools, inUse) + growingUpTo(inUse, messageCount);
         reported = Math.max(reported, Math.ceil(calibration.ratio(modelKey(model), inUse) * local));
+        if (!plausible && !report.inputIsLowerBound) {
+          const reason = `the provider reported ${inputTokens} input tokens, under ${plausibleUsageRatio} of the ${checked} counted locally; anchored on ${reported} instead`;
+          options.onDistrustedUsage?.({ reported: inputTokens, local: checked, used: reported, model, reason });
+        }
       } else if (calibrating) {
         // The estimator learns from every report. The exact counter learns once its running sums exist
         // (from the first measurement it made without an anchor), so a report never costs a full recount.

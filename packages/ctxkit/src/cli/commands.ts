@@ -13,11 +13,12 @@ import { normalizeToolsInput, schemaBench } from '@ctxkit/schema';
 import { budgetPolicy, halfWindowPolicy, thresholdBreakdown } from '@ctxkit/threshold';
 import { createMeter, heuristicEstimator, type TiktokenEncoding, tiktokenCounter } from '@ctxkit/tokens';
 import { demoSession } from '../demo-session.ts';
-import { pricesFor } from '../prices.ts';
 import { defaultTrigger, type SimulationPolicy, type SimulationResult, simulateRun, simulationPolicies } from '../simulate.ts';
 import { retentionPlotSvg } from './plot.ts';
 import { type CliIo, formatNumber, formatPercent, progressBar, table } from './output.ts';
-import { readJson, readText, readTranscript, tokensOption, UsageError } from './input.ts';
+import { readJson, readText, readTranscript, tokensOption, UsageError, windowOption } from './input.ts';
+import { nearestPrices } from './nearest-prices.ts';
+import { tokenizerNote } from './tokenizer-note.ts';
 
 /** Parsed options of one command (strings and booleans from node:util parseArgs). */
 export type CommandValues = Record<string, string | boolean | undefined>;
@@ -32,8 +33,7 @@ function policyOf(name: string | undefined, allowed: readonly string[]): string 
 
 /** `ctxkit threshold --window N [--max-output N] [--policy half-window|budget]` */
 export function thresholdCommand(values: CommandValues, io: CliIo): void {
-  const window = tokensOption('window', text(values, 'window'));
-  if (window === 0) throw new UsageError('--window must be above zero');
+  const window = windowOption(text(values, 'window'));
   const maxOutputTokens = tokensOption('max-output', text(values, 'max-output'), 0);
   const policy = policyOf(text(values, 'policy'), ['half-window', 'budget']);
   const decision = (policy === 'budget' ? budgetPolicy() : halfWindowPolicy()).decide({ contextWindow: window, maxOutputTokens });
@@ -71,7 +71,7 @@ function readTools(path: string | undefined): unknown[] | undefined {
 export async function measureCommand(files: readonly string[], values: CommandValues, io: CliIo): Promise<void> {
   if (files.length !== 1) throw new UsageError('measure takes one transcript file (JSONL, one message per line)');
   const file = files[0]!;
-  const messages = readTranscript(file);
+  const messages = readTranscript(file, (warning) => io.stderr(`ctxkit: warning: ${warning}\n`));
   const tools = readTools(text(values, 'tools'));
   const model = text(values, 'model');
   const encoding = encodingFor(model);
@@ -104,6 +104,7 @@ export async function measureCommand(files: readonly string[], values: CommandVa
     messages: messages.length,
     model: model ?? null,
     encoding,
+    tokenizer: tokenizerNote(encoding, model),
     exact: { total: exact.total, floor: floor(exact), floorParts: exact.floor, growing: exact.total - floor(exact), roles: exact.roles },
     estimate: { total: estimate.total, floor: floor(estimate), floorParts: estimate.floor, growing: estimate.total - floor(estimate), roles: estimate.roles },
     tools: [...byTool].map(([name, tool]) => ({ name, ...tool })).sort((a, b) => b.argumentTokens + b.resultTokens - (a.argumentTokens + a.resultTokens)),
@@ -113,10 +114,11 @@ export async function measureCommand(files: readonly string[], values: CommandVa
     return;
   }
   const pair = (a: number, b: number) => [formatNumber(a), formatNumber(b)];
-  io.stdout(`${basename(file)}: ${messages.length} messages, counted with ${encoding}${model ? ` for ${model}` : ''}\n\n`);
+  const note = report.tokenizer;
+  io.stdout(`${basename(file)}: ${messages.length} messages, ${note.says}\n\n`);
   io.stdout(
     `${table(
-      ['part', 'exact', 'estimate'],
+      ['part', note.column, 'estimate'],
       [
         ['fixed floor (resent every step)', ...pair(report.exact.floor, report.estimate.floor)],
         ['  system message', ...pair(exact.floor.system, estimate.floor.system)],
@@ -129,7 +131,7 @@ export async function measureCommand(files: readonly string[], values: CommandVa
   );
   io.stdout(
     `${table(
-      ['role', 'messages', 'exact', 'estimate'],
+      ['role', 'messages', note.column, 'estimate'],
       (['system', 'user', 'assistant', 'tool'] as const).map((role) => [role, String(exact.roles[role].messages), ...pair(exact.roles[role].tokens, estimate.roles[role].tokens)]),
     )}\n\n`,
   );
@@ -201,12 +203,6 @@ function summarizerOption(value: string | undefined): SummarizerPlugin | undefin
 /** One replay in `simulate`'s output: a run under one policy, window and rule. */
 type Replay = SimulationResult & { file: string; rule: 'own' | 'iso' | 'trigger' };
 
-function windowsOption(value: string | undefined): number[] {
-  const windows = (value ?? '32000').split(',').map((part) => tokensOption('window', part.trim()));
-  if (windows.some((window) => window === 0)) throw new UsageError('--window must be above zero');
-  return windows;
-}
-
 function skewOption(value: string | undefined): number {
   if (value === undefined) return 1;
   const skew = Number(value);
@@ -250,7 +246,7 @@ function pooled(results: readonly Replay[]) {
 export async function simulateCommand(files: readonly string[], values: CommandValues, io: CliIo): Promise<number> {
   const demo = values.demo === true;
   if (!demo && files.length === 0) throw new UsageError('simulate takes one or more recorded runs (JSONL), or --demo');
-  const windows = windowsOption(text(values, 'window'));
+  const windows = (text(values, 'window') ?? '32000').split(',').map((part) => windowOption(part.trim()));
   const maxOutputTokens = tokensOption('max-output', text(values, 'max-output'), 4_096);
   for (const window of windows) if (maxOutputTokens >= window) throw new UsageError(`--max-output (${maxOutputTokens}) must be smaller than --window (${window})`);
   const compare = values.compare === true || demo;
@@ -264,13 +260,17 @@ export async function simulateCommand(files: readonly string[], values: CommandV
   const plot = text(values, 'plot');
   const policies: SimulationPolicy[] = compare ? [...simulationPolicies] : [policyOf(text(values, 'policy') ?? 'ctxkit', simulationPolicies) as SimulationPolicy];
   const priceModel = text(values, 'model') ?? 'gpt-4o';
-  const prices = pricesFor(priceModel);
-  if (text(values, 'model') !== undefined && !prices) throw new UsageError(`no prices for ${JSON.stringify(priceModel)} in the model catalog; try gpt-4o, claude-sonnet-4-20250514 or gemini-2.5-pro`);
+  const priced = nearestPrices(priceModel);
+  const prices = priced?.prices;
+  if (text(values, 'model') !== undefined && !prices) throw new UsageError(`no prices for ${JSON.stringify(priceModel)} in the model catalog; try gpt-4o, claude-sonnet-4-5 or gemini-2.5-pro`);
+  if (priced && priced.pricedAs !== priceModel) io.stderr(`ctxkit: note: the model catalog lacks ${priceModel}; costs use the prices of ${priced.pricedAs}, the nearest entry\n`);
   const summarizerName = text(values, 'summarizer');
   const summarizer = summarizerOption(summarizerName);
   // A named summarizer is priced as its own model where the catalog lists it, else as the active model.
-  const summarizerPrices = summarizerName ? pricesFor(summarizerName) : undefined;
-  const runs: { file: string; messages: Message[] }[] = demo ? [{ file: 'demo (synthetic coding session)', messages: demoSession() }] : files.map((file) => ({ file, messages: readTranscript(file) }));
+  const summarizerPrices = summarizerName ? nearestPrices(summarizerName)?.prices : undefined;
+  const runs: { file: string; messages: Message[] }[] = demo
+    ? [{ file: 'demo (synthetic coding session)', messages: demoSession() }]
+    : files.map((file) => ({ file, messages: readTranscript(file, (warning) => io.stderr(`ctxkit: warning: ${warning}\n`)) }));
   const plan: { policy: SimulationPolicy; window: number; rule: Replay['rule']; triggerTokens?: number }[] = [];
   for (const window of windows) {
     for (const policy of policies) {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { CtxkitError, type Message, parseJsonlTranscript } from '@ctxkit/core';
+import { CtxkitError, type Message, parseJsonlTranscript, validateTranscript } from '@ctxkit/core';
 
 /** A mistake in how the command was called or in its input: exit code 2. */
 export class UsageError extends CtxkitError {
@@ -9,10 +9,11 @@ export class UsageError extends CtxkitError {
   }
 }
 
-/** Reads a file, or says which file could not be read and why. */
+/** Reads a file (without a leading UTF-8 byte order mark), or says which file could not be read and why. */
 export function readText(path: string): string {
   try {
-    return readFileSync(path, 'utf8');
+    const text = readFileSync(path, 'utf8');
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(code === 'ENOENT' ? `${path}: no such file` : code === 'EISDIR' ? `${path}: is a folder, not a file` : `${path}: cannot be read (${(error as Error).message})`);
@@ -22,6 +23,7 @@ export function readText(path: string): string {
 /** Parses a JSON file, naming the line and column of a syntax error. */
 export function readJson(path: string): unknown {
   const text = readText(path);
+  if (text.trim() === '') throw new UsageError(`${path}: the file is empty; expected JSON`);
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -37,23 +39,76 @@ export function readJson(path: string): unknown {
   }
 }
 
-/** Reads a transcript in JSONL (one message per line), naming the file and line of a bad line. */
-export function readTranscript(path: string): Message[] {
-  try {
-    return parseJsonlTranscript(readText(path), path);
-  } catch (error) {
-    if (CtxkitError.isInstance(error, 'INVALID_TRANSCRIPT')) throw new UsageError(error.message.replace(/^\[ctxkit:[^\]]+\] /, ''));
-    throw error;
+const recordedField = (field: string) => field.replace(/^toolCalls/, 'tool_calls').replace(/^toolCallId/, 'tool_call_id');
+
+/**
+ * Reads a transcript in JSONL (one message per line) and checks it as every command does: a bad line,
+ * an empty file, an orphan tool result, a duplicate call id, a system message not first or an
+ * unsupported content part is an error naming `file:line`. Tool-call arguments that are not valid JSON
+ * are kept (counted as the text they are) and reported through `warn`.
+ * @throws CtxkitError INVALID_TRANSCRIPT (exit code 2), its message starting with `file:line:`
+ */
+export function readTranscript(path: string, warn?: (message: string) => void): Message[] {
+  const text = readText(path);
+  const invalid = (message: string, details?: unknown) => new CtxkitError({ code: 'INVALID_TRANSCRIPT', source: 'cli', message, ...(details ? { details } : {}) });
+  if (text.trim() === '') throw invalid(`${path}: the file is empty; expected one JSON message per line`);
+  const messages = parseJsonlTranscript(text, path);
+  // parseJsonlTranscript skips blank lines: line numbers of the messages, in order.
+  const lines: number[] = [];
+  text.split('\n').forEach((raw, index) => {
+    if (raw.trim() !== '') lines.push(index + 1);
+  });
+  const lineOf = (index: number) => lines[index] ?? index + 1;
+  const issues = validateTranscript(messages);
+  if (issues.length > 0) {
+    const shown = issues.slice(0, 3).map((issue) => {
+      const problem = issue.problem.replace(/\(first in message (\d+)\)/, (_, index: string) => `(first on line ${lineOf(Number(index))})`);
+      return `${path}:${lineOf(issue.index)}: ${issue.field ? `${recordedField(issue.field)} ` : ''}${problem}`;
+    });
+    throw invalid(`${shown.join('; ')}${issues.length > 3 ? `; and ${issues.length - 3} more` : ''}`, issues);
   }
+  if (warn) {
+    messages.forEach((message, index) => {
+      if (message.role !== 'assistant') return;
+      for (const call of message.toolCalls ?? []) {
+        try {
+          JSON.parse(call.arguments);
+        } catch {
+          warn(`${path}:${lineOf(index)}: the arguments of tool call ${JSON.stringify(call.id)} (${call.name}) are not valid JSON; counted as the text they are`);
+        }
+      }
+    });
+  }
+  return messages;
 }
 
-/** A whole number of tokens from an option, or a usage error naming the option. */
+/** The largest number of tokens an option takes: 1,000,000,000 (no model's window comes near it). */
+export const maxTokensOption = 1_000_000_000;
+
+/**
+ * A whole number of tokens from an option (`128000`, `128_000`, `128,000` or `128k`), or a usage error
+ * naming the option. Exponents (`1e5`), hexadecimal (`0x10000`) and numbers above {@link maxTokensOption}
+ * are refused.
+ * @throws UsageError when the value is not such a number
+ */
 export function tokensOption(name: string, value: string | undefined, fallback?: number): number {
   if (value === undefined) {
     if (fallback === undefined) throw new UsageError(`--${name} is required (a number of tokens, e.g. --${name} 128000)`);
     return fallback;
   }
-  const parsed = Number(value.replace(/[_,]/g, '').replace(/k$/i, '000'));
-  if (!Number.isFinite(parsed) || parsed < 0 || !Number.isInteger(parsed)) throw new UsageError(`--${name} must be a whole number of tokens, got ${JSON.stringify(value)}`);
+  const digits = value.trim().replace(/[_,]/g, '').replace(/k$/i, '000');
+  const parsed = /^\d+$/.test(digits) ? Number(digits) : Number.NaN;
+  if (!Number.isSafeInteger(parsed)) throw new UsageError(`--${name} must be a whole number of tokens (e.g. 128000 or 128k), got ${JSON.stringify(value)}`);
+  if (parsed > maxTokensOption) throw new UsageError(`--${name} must be at most ${maxTokensOption.toLocaleString('en-US')} tokens, got ${JSON.stringify(value)}`);
   return parsed;
+}
+
+/**
+ * The context window from `--window`: {@link tokensOption}, and above zero.
+ * @throws UsageError when it is missing (without a fallback), not a number, or zero
+ */
+export function windowOption(value: string | undefined, fallback?: number): number {
+  const window = tokensOption('window', value, fallback);
+  if (window === 0) throw new UsageError('--window must be above zero (the context window in tokens, e.g. --window 128000)');
+  return window;
 }

@@ -46,3 +46,14 @@ export function progressBar(io: CliIo, label: string) {
     },
   };
 }
+
+/**
+ * Ends the process quietly (exit code 0) when the reader of `stream` has gone away (`ctxkit measure
+ * run.jsonl | head -1`): EPIPE is not an error of the command. Other stream errors are rethrown.
+ */
+export function endQuietlyOnClosedPipe(stream: NodeJS.WritableStream, exit: (code: number) => void = (code) => process.exit(code)): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') exit(0);
+    else throw error;
+  });
+}
