@@ -5,6 +5,8 @@
 export { type CompactSchemaOptions, compactDescription, compactSchemaChecked, compactToolSchema, type SchemaCompaction, type SchemaLocation } from './compact-tool-schema.ts';
 export { type CompactToolsOptions, compactTools, compactToolsChecked, type ToolsCompaction } from './compact-tools.ts';
 export type { CompactionWarning } from './compaction-warning.ts';
+export { collapseNullable } from './collapse-nullable.ts';
+export { type DeferBenchOptions, type DeferBenchReport, deferBench } from './defer-bench.ts';
 export { type DeferredToolCall, type DeferredTools, type DeferToolsOptions, deferTools, type ToolLoading } from './defer-tools.ts';
 export { measureRetrieval, type RetrievalQuery, type RetrievalScore } from './measure-retrieval.ts';
 export { defaultStopWords, type SearchTermsOptions, searchTerms, splitWords } from './search-terms.ts';

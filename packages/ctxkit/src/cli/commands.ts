@@ -16,6 +16,7 @@ import { pricesFor } from '../prices.ts';
 import { type SimulationPolicy, type SimulationResult, simulateRun, simulationPolicies } from '../simulate.ts';
 import { type CliIo, formatNumber, formatPercent, progressBar, table } from './output.ts';
 import { readJson, readText, readTranscript, tokensOption, UsageError } from './input.ts';
+import { schemaBenchDefer } from './schema-bench-defer.ts';
 
 /** Parsed options of one command (strings and booleans from node:util parseArgs). */
 export type CommandValues = Record<string, string | boolean | undefined>;
@@ -136,7 +137,7 @@ export async function measureCommand(files: readonly string[], values: CommandVa
   }
 }
 
-/** `ctxkit schema-bench TOOLS.json [--system FILE] [--compact]` */
+/** `ctxkit schema-bench TOOLS.json [--system FILE] [--compact] [--defer [--always-loaded a,b] [--queries FILE]]` */
 export async function schemaBenchCommand(files: readonly string[], values: CommandValues, io: CliIo): Promise<void> {
   if (files.length !== 1) throw new UsageError('schema-bench takes one file: an MCP tools/list result, an array of tools, or an OpenAI request body');
   const path = files[0]!;
@@ -150,6 +151,12 @@ export async function schemaBenchCommand(files: readonly string[], values: Comma
   const systemPath = text(values, 'system');
   const tokenizer = tiktokenCounter('o200k_base');
   await tokenizer.load();
+  if (values.defer || text(values, 'queries')) {
+    const system = systemPath ? readText(systemPath) : undefined;
+    const deferValues = { system, alwaysLoaded: text(values, 'always-loaded'), queries: text(values, 'queries'), json: values.json === true };
+    await schemaBenchDefer(normalized.tools, Object.fromEntries(Object.entries(deferValues).filter(([, value]) => value !== undefined)), tokenizer, io);
+    return;
+  }
   const report = await schemaBench({ tools: normalized.tools, tokenizer, ...(systemPath ? { system: readText(systemPath) } : {}) });
   if (values.compact) {
     io.stdout(`${JSON.stringify(normalized.wrap(report.compacted), null, 2)}\n`);

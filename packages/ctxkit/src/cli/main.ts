@@ -10,6 +10,7 @@ Usage:
   ctxkit threshold --window N [--max-output N] [--policy half-window|budget]
   ctxkit measure FILE.jsonl [--model ID] [--tools TOOLS.json]
   ctxkit schema-bench TOOLS.json [--system FILE] [--compact]
+  ctxkit schema-bench TOOLS.json --defer [--always-loaded NAME,...] [--queries QUERIES.json] [--system FILE]
   ctxkit simulate FILE.jsonl... [--window N] [--max-output N] [--policy none|sliding-window|summarize-at-90|ctxkit]
                   [--compare] [--check] [--model ID] [--summarizer PROVIDER:MODEL]
   ctxkit simulate --demo
@@ -26,6 +27,9 @@ const options = {
   system: { type: 'string' },
   summarizer: { type: 'string' },
   compact: { type: 'boolean' },
+  defer: { type: 'boolean' },
+  queries: { type: 'string' },
+  'always-loaded': { type: 'string' },
   compare: { type: 'boolean' },
   check: { type: 'boolean' },
   demo: { type: 'boolean' },
@@ -36,7 +40,7 @@ const options = {
 const allowed: Record<string, readonly string[]> = {
   threshold: ['window', 'max-output', 'policy', 'json'],
   measure: ['model', 'tools', 'json'],
-  'schema-bench': ['system', 'compact', 'json'],
+  'schema-bench': ['system', 'compact', 'defer', 'queries', 'always-loaded', 'json'],
   simulate: ['window', 'max-output', 'policy', 'compare', 'check', 'model', 'summarizer', 'demo', 'json'],
 };
 
