@@ -11,12 +11,14 @@
 //    is judged under both drafts.
 // 4. Time: compactTools over the whole corpus against a deep copy of it (structuredClone) and against
 //    counting its tokens, interleaved in rotating order, medians of several rounds, ratios per round.
-// Sections 1-3 are deterministic; only section 4 depends on the machine.
+// 5. Tool search (issue 12): building the index over the corpus tools and answering 100 requests,
+//    against a structuredClone of the same tools, interleaved, medians of per-round ratios.
+// Sections 1-3 are deterministic; only sections 4 and 5 depend on the machine.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { corpusDir, corpusMissingMessage } from '@ctxkit/testkit';
-import { type CompactToolsOptions, checkToolsAgreement, compactTools, normalizeToolsInput, schemaBench } from '../src/index.ts';
+import { type CompactToolsOptions, checkToolsAgreement, compactTools, createToolSearch, normalizeToolsInput, schemaBench } from '../src/index.ts';
 import { ajvCompiler } from '../test/ajv-compiler.ts';
 import { o200kTokenizer } from '../test/o200k-tokenizer.ts';
 
@@ -192,4 +194,37 @@ console.log(`| task (${allTools} tools, ${thousands(everyText.join('').length)} 
 for (const [name, values] of Object.entries(samples)) console.log(`| ${name} | ${median(values).toFixed(1)} |`);
 console.log(
   `\ncompactTools takes ${median(ratios).toFixed(1)}x a structuredClone of the same tools and ${median(countRatios).toFixed(2)}x counting their tokens (medians of per-round ratios, ${rounds} rounds; Node ${process.version}).`,
+);
+
+console.log('\n## 5. Tool search (median of rounds, interleaved)\n');
+const searchIndex = createToolSearch(everyTool);
+const requests = everyTool.slice(0, 100).map((tool, index) => `${index % 2 ? 'please ' : ''}${JSON.stringify(tool).slice(40, 120)}`);
+const searchTasks: Record<string, () => unknown> = {
+  'structuredClone of the tools (baseline)': () => structuredClone(everyTool),
+  'createToolSearch over the tools': () => createToolSearch(everyTool),
+  '100 searches, limit 5': () => requests.map((request) => searchIndex.search(request, { limit: 5 })),
+};
+const searchSamples: Record<string, number[]> = Object.fromEntries(Object.keys(searchTasks).map((name) => [name, []]));
+const buildRatios: number[] = [];
+const searchRatios: number[] = [];
+for (const task of Object.values(searchTasks)) task(); // warm-up
+for (let round = 0; round < rounds; round++) {
+  const names = Object.keys(searchTasks);
+  const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
+  const times: Record<string, number> = {};
+  for (const name of order) {
+    globalThis.gc?.();
+    const start = performance.now();
+    searchTasks[name]!();
+    times[name] = performance.now() - start;
+    searchSamples[name]!.push(times[name]);
+  }
+  const baseline = times['structuredClone of the tools (baseline)']!;
+  buildRatios.push(times['createToolSearch over the tools']! / baseline);
+  searchRatios.push(times['100 searches, limit 5']! / baseline);
+}
+console.log(`| task (${allTools} tools) | median ms |\n|---|---:|`);
+for (const [name, values] of Object.entries(searchSamples)) console.log(`| ${name} | ${median(values).toFixed(2)} |`);
+console.log(
+  `\nBuilding the index takes ${median(buildRatios).toFixed(1)}x a structuredClone of the tools; 100 searches ${median(searchRatios).toFixed(2)}x (medians of per-round ratios, ${rounds} rounds; Node ${process.version}).`,
 );

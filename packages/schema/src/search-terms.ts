@@ -41,6 +41,19 @@ export interface SearchTermsOptions {
 
 const defaultStopSet: ReadonlySet<string> = new Set(defaultStopWords);
 
+// Stemming dominates indexing time and tool text repeats its words; bounded so a long-lived process
+// indexing many tool sets does not grow without limit.
+const stems = new Map<string, string>();
+function stemOf(word: string): string {
+  let stem = stems.get(word);
+  if (stem === undefined) {
+    stem = stemmer(word);
+    if (stems.size >= 50_000) stems.clear();
+    stems.set(word, stem);
+  }
+  return stem;
+}
+
 /**
  * The index terms of a text: split words, stop words out, each word stemmed.
  * @example searchTerms('Searches GitHub issues') // ['search', 'github', 'issu']
@@ -51,7 +64,7 @@ export function searchTerms(text: string, options: SearchTermsOptions = {}): str
   const terms: string[] = [];
   for (const word of splitWords(text)) {
     if (stop.has(word)) continue;
-    terms.push(stem ? stemmer(word) : word);
+    terms.push(stem ? stemOf(word) : word);
   }
   return terms;
 }
