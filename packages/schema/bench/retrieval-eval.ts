@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { corpusDir } from '@ctxkit/testkit';
 import { measureRetrieval, type RetrievalQuery } from '../src/measure-retrieval.ts';
+import { defaultStopWords, splitWords } from '../src/search-terms.ts';
 import { createToolSearch, type ToolSearchOptions } from '../src/tool-search.ts';
 
 const corpus = corpusDir();
@@ -20,7 +21,32 @@ const distractors = readdirSync(schemaDir)
   .sort()
   .flatMap((file) => JSON.parse(readFileSync(join(schemaDir, file), 'utf8')) as unknown[]);
 const half = (process.argv[2] ?? 'all') as 'tune' | 'test' | 'all';
-const options = JSON.parse(process.argv[3] ?? '{}') as ToolSearchOptions;
+const options = JSON.parse(process.argv[3] ?? '{}') as ToolSearchOptions & { weight?: number; sif?: number };
+// Optional 4th argument: word vectors as { word: [vector, norm, frequencyRank] } (an experiment with
+// static word vectors passed in through `semantic`; nothing of the kind ships with the package).
+const vectorFile = process.argv[4];
+if (vectorFile) {
+  const table = JSON.parse(readFileSync(vectorFile, 'utf8')) as Record<string, [number[], number, number]>;
+  const stop = new Set(defaultStopWords);
+  const a = options.sif ?? 1e-3;
+  options.semantic = {
+    weight: options.weight ?? 1,
+    embed: (text) => {
+      const sum = new Float64Array(100);
+      let any = false;
+      for (const word of splitWords(text)) {
+        const entry = stop.has(word) ? undefined : table[word];
+        if (!entry) continue;
+        // SIF weight a / (a + p(w)), with p(w) from the word's frequency rank (Zipf).
+        const p = 1 / ((entry[2] + 10) * Math.log(341_479));
+        const w = a / (a + p) / (entry[1] || 1);
+        for (let index = 0; index < 100; index++) sum[index]! += entry[0][index]! * w;
+        any = true;
+      }
+      return any ? sum : undefined;
+    },
+  };
+}
 const toolPosition = new Map(meta.tools.map((tool, position) => [tool.name, position]));
 const inHalf = (even: boolean) => half === 'all' || even === (half === 'tune');
 const single = meta.queries.filter((query) => inHalf(toolPosition.get(query.tools[0]!)! % 2 === 0));

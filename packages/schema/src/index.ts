@@ -16,6 +16,7 @@ export {
   type ToolSearch,
   type ToolSearchBoost,
   type ToolSearchOptions,
+  type ToolSearchSemantic,
   type ToolSearchText,
   toolSearchText,
 } from './tool-search.ts';

@@ -78,6 +78,43 @@ describe('createToolSearch', () => {
   });
 });
 
+describe('createToolSearch with a semantic signal', () => {
+  // A toy embedder: one dimension per concept, so "hoodie" and "apparel" meet without sharing a word.
+  const concepts: Record<string, number> = { hoodie: 0, apparel: 0, shirt: 0, clothing: 0, forecast: 1, rain: 1, weather: 1, email: 2, message: 2 };
+  const embed = (text: string) => {
+    const vector = [0, 0, 0];
+    for (const word of text.toLowerCase().split(/\W+/)) if (word in concepts) vector[concepts[word]!]! += 1;
+    return vector.some((value) => value > 0) ? vector : undefined;
+  };
+  const tools = [
+    { name: 'Bohita', description: 'Create apparel with any image you can describe.', inputSchema: { type: 'object' } },
+    { name: 'get_weather', description: 'Weather forecast for a city.', inputSchema: { type: 'object' } },
+    { name: 'send_email', description: 'Send an email message.', inputSchema: { type: 'object' } },
+  ];
+
+  it('finds a tool that shares no word with the request', () => {
+    expect(createToolSearch(tools).search('make me a hoodie')).toEqual([]);
+    expect(createToolSearch(tools, { semantic: { embed } }).rank('make me a hoodie', { limit: 1 })[0]?.name).toBe('Bohita');
+  });
+
+  it('still ranks by words when the request has no vector, and weight 0 turns the signal off', () => {
+    const index = createToolSearch(tools, { semantic: { embed } });
+    expect(index.rank('city', { limit: 1 })[0]?.name).toBe('get_weather');
+    expect(createToolSearch(tools, { semantic: { embed, weight: 0 } }).search('rain tomorrow')).toEqual([]);
+    expect(index.search('rain tomorrow', { limit: 1 })).toEqual([tools[1]]);
+  });
+
+  it('ignores a vector of the wrong length instead of comparing it', () => {
+    const uneven = (text: string) => (text.includes('email') ? [1, 0] : embed(text));
+    expect(createToolSearch(tools, { semantic: { embed: uneven } }).rank('hoodie', { limit: 1 })[0]?.name).toBe('Bohita');
+  });
+
+  it('throws a clear error for a semantic option without embed or with a negative weight', () => {
+    expect(() => createToolSearch(tools, { semantic: {} as never })).toThrow(/semantic needs an embed\(text\) function/);
+    expect(() => createToolSearch(tools, { semantic: { embed, weight: -1 } })).toThrow(/semantic\.weight must be 0 or more, got -1/);
+  });
+});
+
 describe('toolSearchText', () => {
   it('reads the name, title, description and parameters of any shape', () => {
     expect(toolSearchText({ name: 'a', title: 'Alpha', annotations: { title: 'First' }, description: 'd', inputSchema: { type: 'object', properties: { x: { description: 'ex' } } } })).toEqual({

@@ -1,7 +1,8 @@
 import { CtxkitError } from '@ctxkit/core';
 import MiniSearch from 'minisearch';
 import { isRecord } from './schema-keywords.ts';
-import { defaultStopWords, type SearchTermsOptions, searchTerms } from './search-terms.ts';
+import { blendScores, unitVector } from './semantic-blend.ts';
+import { defaultStopWords, type SearchTermsOptions, searchTerms, splitWords } from './search-terms.ts';
 import { toolParts, toolShape } from './tool-shapes.ts';
 
 /** Relative weight of each part of a tool in the ranking. */
@@ -31,6 +32,21 @@ export interface ToolSearchOptions {
   prefixMinLength?: number;
   /** Results of one search when `search` is not given a limit. @default 5 */
   defaultLimit?: number;
+  /**
+   * A meaning signal to blend with the word match, for requests that share no word with the tool
+   * they need: `embed` turns a text into a vector (static word vectors, a small embedding model you
+   * ship); tools are embedded once, each request on every search. Nothing is downloaded by this
+   * package. @default none (word match only)
+   */
+  semantic?: ToolSearchSemantic;
+}
+
+/** The embedding function and blend of {@link ToolSearchOptions.semantic}. */
+export interface ToolSearchSemantic {
+  /** A vector for a text; every vector the same length. Undefined when the text has no known word. */
+  embed: (text: string) => ArrayLike<number> | undefined;
+  /** Weight of the cosine similarity against the word-match score (both scaled to 0–1 per search). @default 1 */
+  weight?: number;
 }
 
 /** One ranked result of {@link ToolSearch.rank}. */
@@ -144,6 +160,12 @@ export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSear
     },
   });
   const names: string[] = [];
+  const semantic = options.semantic;
+  if (semantic !== undefined && (typeof semantic !== 'object' || typeof semantic.embed !== 'function')) invalid('createToolSearch semantic needs an embed(text) function');
+  const semanticWeight = semantic?.weight ?? 1;
+  if (!(semanticWeight >= 0)) invalid(`createToolSearch semantic.weight must be 0 or more, got ${String(semantic?.weight)}`);
+  const vectors: (Float64Array | undefined)[] = [];
+  let dimensions: number | undefined;
   const byName = new Map<string, number>();
   tools.forEach((tool, position) => {
     const text = toolSearchText(tool);
@@ -156,6 +178,11 @@ export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSear
     }
     names.push(text.name);
     if (!byName.has(text.name)) byName.set(text.name, position);
+    if (semantic) {
+      const vector = unitVector(semantic.embed(`${splitWords(text.name).join(' ')} ${text.title}\n${text.description}`), dimensions);
+      dimensions ??= vector?.length;
+      vectors[position] = vector;
+    }
     index.add({ id: position, name: `${text.name} ${text.title}`, description: text.description, parameters: text.parameters });
   });
 
@@ -167,10 +194,12 @@ export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSear
     // descriptions that share many common words with a chatty request. Plain summed BM25 ranks
     // better on tool text (decision 0020), so the factor is undone here.
     for (const result of results) result.score /= Math.max(1, result.queryTerms.length);
-    results.sort((a, b) => b.score - a.score || (a.id as number) - (b.id as number));
-    return results
-      .slice(0, limit)
-      .map((result) => ({ tool: tools[result.id as number]!, name: names[result.id as number]!, index: result.id as number, score: result.score }));
+    const queryVector = semantic && query.trim() !== '' ? unitVector(semantic.embed(query), dimensions) : undefined;
+    const scored = queryVector
+      ? blendScores(new Map(results.map((result) => [result.id as number, result.score])), queryVector, vectors, semanticWeight)
+      : results.map((result) => ({ id: result.id as number, score: result.score }));
+    scored.sort((a, b) => b.score - a.score || a.id - b.id);
+    return scored.slice(0, limit).map(({ id, score }) => ({ tool: tools[id]!, name: names[id]!, index: id, score }));
   };
   return {
     rank,
