@@ -2,6 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createContextManager } from '@ctxkit/engine';
+import { deferTools } from '@ctxkit/schema';
+import { tiktokenCounter } from '@ctxkit/tokens';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..', '..', '..');
@@ -62,5 +65,21 @@ describe('ctxkit schema-bench --defer', () => {
     const unknown = ctxkit('schema-bench', file('tools.json'), '--defer', '--always-loaded', 'nope');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/alwaysLoaded names "nope"/);
+  });
+});
+
+describe('deferTools as the engine’s toolLoader', () => {
+  it('fits the contract: prepare returns the deferred list and then the tools a search found', async () => {
+    const tools = topics.map((topic) => ({ name: topic.replace(' ', '_'), description: `Works with a ${topic}.`, inputSchema: { type: 'object' } }));
+    const manager = createContextManager({ model: 'm', contextWindow: 100_000, toolLoader: deferTools(tools, { limit: 1 }), plugins: [tiktokenCounter('o200k_base')] });
+    const start = await manager.prepare([{ role: 'user', content: 'open a pull request' }]);
+    expect(start.tools?.map((tool) => (tool as { name: string }).name)).toEqual(['search_tools']);
+    const later = await manager.prepare([
+      { role: 'user', content: 'open a pull request' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 's1', name: 'search_tools', arguments: '{"query":"pull request"}' }] },
+      { role: 'tool', toolCallId: 's1', content: 'Loaded 1 tool' },
+    ]);
+    expect(later.tools?.map((tool) => (tool as { name: string }).name)).toEqual(['search_tools', 'pull_request']);
+    expect(later.report.tools).toMatchObject({ sent: 2, found: ['pull_request'], loaded: ['pull_request'] });
   });
 });
