@@ -167,24 +167,29 @@ const tasks: Record<string, () => unknown> = {
   'count o200k tokens of every tool': () => everyText.reduce((sum, text) => sum + tokenizer.count(text), 0),
 };
 const rounds = 15;
-const samples: Record<string, number[]> = Object.fromEntries(Object.keys(tasks).map((name) => [name, []]));
-const ratios: number[] = [];
-const countRatios: number[] = [];
-for (const task of Object.values(tasks)) task(); // warm-up
-for (let round = 0; round < rounds; round++) {
-  const names = Object.keys(tasks);
-  const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
-  const times: Record<string, number> = {};
-  for (const name of order) {
-    globalThis.gc?.();
-    const start = performance.now();
-    tasks[name]!();
-    times[name] = performance.now() - start;
-    samples[name]!.push(times[name]);
+/** Runs the tasks `rounds` times in rotating order (after one warm-up each): the times of each round by task name. */
+function interleaved(timed: Record<string, () => unknown>): Record<string, number>[] {
+  const names = Object.keys(timed);
+  for (const task of Object.values(timed)) task();
+  const perRound: Record<string, number>[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
+    const times: Record<string, number> = {};
+    for (const name of order) {
+      globalThis.gc?.();
+      const start = performance.now();
+      timed[name]!();
+      times[name] = performance.now() - start;
+    }
+    perRound.push(times);
   }
-  ratios.push(times.compactTools! / times['structuredClone (baseline)']!);
-  countRatios.push(times.compactTools! / times['count o200k tokens of every tool']!);
+  return perRound;
 }
+const timesOf = (perRound: Record<string, number>[], name: string) => perRound.map((times) => times[name]!);
+const compactionRounds = interleaved(tasks);
+const samples: Record<string, number[]> = Object.fromEntries(Object.keys(tasks).map((name) => [name, timesOf(compactionRounds, name)]));
+const ratios = compactionRounds.map((times) => times.compactTools! / times['structuredClone (baseline)']!);
+const countRatios = compactionRounds.map((times) => times.compactTools! / times['count o200k tokens of every tool']!);
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -204,25 +209,10 @@ const searchTasks: Record<string, () => unknown> = {
   'createToolSearch over the tools': () => createToolSearch(everyTool),
   '100 searches, limit 5': () => requests.map((request) => searchIndex.search(request, { limit: 5 })),
 };
-const searchSamples: Record<string, number[]> = Object.fromEntries(Object.keys(searchTasks).map((name) => [name, []]));
-const buildRatios: number[] = [];
-const searchRatios: number[] = [];
-for (const task of Object.values(searchTasks)) task(); // warm-up
-for (let round = 0; round < rounds; round++) {
-  const names = Object.keys(searchTasks);
-  const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
-  const times: Record<string, number> = {};
-  for (const name of order) {
-    globalThis.gc?.();
-    const start = performance.now();
-    searchTasks[name]!();
-    times[name] = performance.now() - start;
-    searchSamples[name]!.push(times[name]);
-  }
-  const baseline = times['structuredClone of the tools (baseline)']!;
-  buildRatios.push(times['createToolSearch over the tools']! / baseline);
-  searchRatios.push(times['100 searches, limit 5']! / baseline);
-}
+const searchRounds = interleaved(searchTasks);
+const searchSamples: Record<string, number[]> = Object.fromEntries(Object.keys(searchTasks).map((name) => [name, timesOf(searchRounds, name)]));
+const buildRatios = searchRounds.map((times) => times['createToolSearch over the tools']! / times['structuredClone of the tools (baseline)']!);
+const searchRatios = searchRounds.map((times) => times['100 searches, limit 5']! / times['structuredClone of the tools (baseline)']!);
 console.log(`| task (${allTools} tools) | median ms |\n|---|---:|`);
 for (const [name, values] of Object.entries(searchSamples)) console.log(`| ${name} | ${median(values).toFixed(2)} |`);
 console.log(
