@@ -112,6 +112,11 @@ describe('createToolSearch with a semantic signal', () => {
   it('throws a clear error for a semantic option without embed or with a negative weight', () => {
     expect(() => createToolSearch(tools, { semantic: {} as never })).toThrow(/semantic needs an embed\(text\) function/);
     expect(() => createToolSearch(tools, { semantic: { embed, weight: -1 } })).toThrow(/semantic\.weight must be 0 or more, got -1/);
+    const failing = (text: string) => {
+      if (text.includes('Weather')) throw new Error('model not loaded');
+      return embed(text);
+    };
+    expect(() => createToolSearch(tools, { semantic: { embed: failing } })).toThrow(/semantic\.embed threw on tools\[1\]: model not loaded/);
   });
 });
 

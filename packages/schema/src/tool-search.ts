@@ -133,7 +133,8 @@ function checkLimit(limit: unknown, where: string): number {
  * When to use: a tool set too large to send whole, or picking the few tools a request needs.
  * Gotcha: ranking is lexical; a request that shares no word (or stem) with a tool's text will not
  * find it. Write tool descriptions with the words users say.
- * @throws CtxkitError INVALID_ARGUMENT when `tools` is not an array or an entry is not a tool definition
+ * @throws CtxkitError INVALID_ARGUMENT when `tools` is not an array, an entry is not a tool definition,
+ * or `semantic.embed` throws
  * @example
  * ```ts
  * const index = createToolSearch(tools);            // MCP, OpenAI or Anthropic shapes
@@ -166,6 +167,13 @@ export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSear
   if (!(semanticWeight >= 0)) invalid(`createToolSearch semantic.weight must be 0 or more, got ${String(semantic?.weight)}`);
   const vectors: (Float64Array | undefined)[] = [];
   let dimensions: number | undefined;
+  const embed = (text: string, where: string) => {
+    try {
+      return unitVector(semantic!.embed(text), dimensions);
+    } catch (error) {
+      throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'schema', message: `semantic.embed threw on ${where}: ${(error as Error)?.message ?? String(error)}`, cause: error });
+    }
+  };
   const byName = new Map<string, number>();
   tools.forEach((tool, position) => {
     const text = toolSearchText(tool);
@@ -179,7 +187,7 @@ export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSear
     names.push(text.name);
     if (!byName.has(text.name)) byName.set(text.name, position);
     if (semantic) {
-      const vector = unitVector(semantic.embed(`${splitWords(text.name).join(' ')} ${text.title}\n${text.description}`), dimensions);
+      const vector = embed(`${splitWords(text.name).join(' ')} ${text.title}\n${text.description}`, `tools[${position}]`);
       dimensions ??= vector?.length;
       vectors[position] = vector;
     }
@@ -194,7 +202,7 @@ export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSear
     // descriptions that share many common words with a chatty request. Plain summed BM25 ranks
     // better on tool text (decision 0020), so the factor is undone here.
     for (const result of results) result.score /= Math.max(1, result.queryTerms.length);
-    const queryVector = semantic && query.trim() !== '' ? unitVector(semantic.embed(query), dimensions) : undefined;
+    const queryVector = semantic && query.trim() !== '' ? embed(query, 'the query') : undefined;
     const scored = queryVector
       ? blendScores(new Map(results.map((result) => [result.id as number, result.score])), queryVector, vectors, semanticWeight)
       : results.map((result) => ({ id: result.id as number, score: result.score }));
