@@ -108,12 +108,14 @@ const ablations: Record<string, CompactToolsOptions> = {
   'without dropping restating descriptions and notes': { dropRedundantDescriptions: false },
   'without dropping a neutral $schema': { dropDialect: false },
   'without white-space and emphasis clean-up': { cleanDescriptions: false, tidyToolDescriptions: false },
+  'without collapsing Optional unions (anyOf [X, null])': { collapseNullable: false },
   'annotation keywords only (title, examples, default, $comment)': {
     trimDescriptions: false,
     dropRedundantDescriptions: false,
     dropDialect: false,
     cleanDescriptions: false,
     tidyToolDescriptions: false,
+    collapseNullable: false,
   },
 };
 console.log('| rules | saved | change against all rules |\n|---|---:|---:|');
