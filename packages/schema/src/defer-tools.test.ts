@@ -90,6 +90,14 @@ describe('deferTools', () => {
     expect(found.tools.at(-1)).toBe(openai[5]);
   });
 
+  it('always sends hosted tools without a name, and never offers them through search', () => {
+    const hosted = { type: 'web_search_preview' };
+    const deferred = deferTools([hosted, ...tools]);
+    expect(deferred.tools[0]).toBe(hosted);
+    expect(names(deferred.tools.slice(1))).toEqual(['search_tools']);
+    expect(deferred.deferred).toHaveLength(tools.length);
+  });
+
   it('keeps the names list within its budget', () => {
     const many = Array.from({ length: 300 }, (_, index) => tool(`tool_number_${index}`, 'Does something.'));
     const description = (deferTools(many, { namesBudget: 200 }).searchTool as { description: string }).description;
