@@ -32,6 +32,7 @@ import { type ProtectedRegion, protectedRegion } from './protected-region.ts';
 import { type CompactionDepthOptions, createCompactionDepth } from './compaction-depth.ts';
 import { collectReinjection } from './reinjection.ts';
 import { createSummarizerGuard, type SummarizerGuardOptions, type SummarizerReport } from './summarizer-guard.ts';
+import { loadTools, type ToolLoader, type ToolLoadingReport } from './tool-loader.ts';
 
 const source = 'engine';
 
@@ -63,6 +64,8 @@ export interface ContextManagerOptions {
   reinjection?: false | ReinjectionOptions;
   /** Tool definitions the host sends (`tools=`): counted in the fixed floor. */
   tools?: readonly unknown[];
+  /** Decides the tools each request sends from the transcript (`deferTools` from @ctxkit/schema); its list replaces `tools`. */
+  toolLoader?: ToolLoader;
   /** Compact before a request that measures over the threshold. @default true */
   proactive?: boolean;
   /** Compact once and retry when the provider rejects a request as too long. @default true */
@@ -124,6 +127,8 @@ export interface PrepareReport {
   breaker: CompactionSnapshot;
   /** What the summarizer did in this compaction (answered, failed, timed out, skipped), when there is one. */
   summarizer?: SummarizerReport;
+  /** Which tools were deferred, found and loaded, when a `toolLoader` is set. */
+  tools?: ToolLoadingReport;
 }
 
 /** The result of {@link ContextManager.prepare}. */
@@ -131,6 +136,8 @@ export interface PrepareResult {
   /** The request to send: the same array that came in when nothing was compacted. */
   messages: readonly Message[];
   report: PrepareReport;
+  /** The tools to send with this request, when a `toolLoader` is set. */
+  tools?: readonly unknown[];
 }
 
 /**
@@ -409,7 +416,9 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     const issues = validator.check(messages);
     if (issues.length > 0) assertValidTranscript(messages, source);
     const model = prepareOptions.model ?? options.model;
-    const tools = prepareOptions.tools ?? options.tools;
+    const loading = options.toolLoader ? loadTools(options.toolLoader, messages) : undefined;
+    const tools = loading?.tools ?? prepareOptions.tools ?? options.tools;
+    const withTools = (result: PrepareResult): PrepareResult => (loading ? { ...result, tools: loading.tools, report: { ...result.report, tools: loading.report } } : result);
     const setting = await decide(model, prepareOptions.signal);
     const measureOptions = { ...(tools ? { tools } : {}), model };
     let measurement = meter.measure(messages, measureOptions);
@@ -418,7 +427,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     if (observation.refill) emit({ type: 'refill', model, tokens: measurement.total, threshold: setting.threshold, step: observation.step });
     const unchanged = (decision: PrepareReport['decision']): PrepareResult => {
       lastSent = { messages, tools };
-      return { messages, report: reportOf(model, setting, measurement, decision, observation.refill) };
+      return withTools({ messages, report: reportOf(model, setting, measurement, decision, observation.refill) });
     };
     if (measurement.total <= setting.threshold) return unchanged('under-threshold');
     if (options.proactive === false) return unchanged('proactive-off');
@@ -438,7 +447,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     if (result.applied) depth?.compacted(result.after);
     lastSent = { messages: result.messages, tools };
     const decision = result.applied && result.after < result.before ? 'compacted' : 'nothing-shrank';
-    return { messages: result.messages, report: reportOf(model, { ...setting, target }, measurement, decision, observation.refill, result) };
+    return withTools({ messages: result.messages, report: reportOf(model, { ...setting, target }, measurement, decision, observation.refill, result) });
   };
 
   const record: ContextManager['record'] = ({ model, usage, messageCount, messages }) => {

@@ -28,3 +28,4 @@ export {
   taskSource,
   todosSource,
 } from './reinjection-sources.ts';
+export { loadTools, type ToolLoader, type ToolLoading, type ToolLoadingReport } from './tool-loader.ts';

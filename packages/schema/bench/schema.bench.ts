@@ -11,12 +11,14 @@
 //    is judged under both drafts.
 // 4. Time: compactTools over the whole corpus against a deep copy of it (structuredClone) and against
 //    counting its tokens, interleaved in rotating order, medians of several rounds, ratios per round.
-// Sections 1-3 are deterministic; only section 4 depends on the machine.
+// 5. Tool search (issue 12): building the index over the corpus tools and answering 100 requests,
+//    against a structuredClone of the same tools, interleaved, medians of per-round ratios.
+// Sections 1-3 are deterministic; only sections 4 and 5 depend on the machine.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { corpusDir, corpusMissingMessage } from '@ctxkit/testkit';
-import { type CompactToolsOptions, checkToolsAgreement, compactTools, normalizeToolsInput, schemaBench } from '../src/index.ts';
+import { type CompactToolsOptions, checkToolsAgreement, compactTools, createToolSearch, normalizeToolsInput, schemaBench } from '../src/index.ts';
 import { ajvCompiler } from '../test/ajv-compiler.ts';
 import { o200kTokenizer } from '../test/o200k-tokenizer.ts';
 
@@ -106,12 +108,14 @@ const ablations: Record<string, CompactToolsOptions> = {
   'without dropping restating descriptions and notes': { dropRedundantDescriptions: false },
   'without dropping a neutral $schema': { dropDialect: false },
   'without white-space and emphasis clean-up': { cleanDescriptions: false, tidyToolDescriptions: false },
+  'without collapsing Optional unions (anyOf [X, null])': { collapseNullable: false },
   'annotation keywords only (title, examples, default, $comment)': {
     trimDescriptions: false,
     dropRedundantDescriptions: false,
     dropDialect: false,
     cleanDescriptions: false,
     tidyToolDescriptions: false,
+    collapseNullable: false,
   },
 };
 console.log('| rules | saved | change against all rules |\n|---|---:|---:|');
@@ -165,24 +169,29 @@ const tasks: Record<string, () => unknown> = {
   'count o200k tokens of every tool': () => everyText.reduce((sum, text) => sum + tokenizer.count(text), 0),
 };
 const rounds = 15;
-const samples: Record<string, number[]> = Object.fromEntries(Object.keys(tasks).map((name) => [name, []]));
-const ratios: number[] = [];
-const countRatios: number[] = [];
-for (const task of Object.values(tasks)) task(); // warm-up
-for (let round = 0; round < rounds; round++) {
-  const names = Object.keys(tasks);
-  const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
-  const times: Record<string, number> = {};
-  for (const name of order) {
-    globalThis.gc?.();
-    const start = performance.now();
-    tasks[name]!();
-    times[name] = performance.now() - start;
-    samples[name]!.push(times[name]);
+/** Runs the tasks `rounds` times in rotating order (after one warm-up each): the times of each round by task name. */
+function interleaved(timed: Record<string, () => unknown>): Record<string, number>[] {
+  const names = Object.keys(timed);
+  for (const task of Object.values(timed)) task();
+  const perRound: Record<string, number>[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
+    const times: Record<string, number> = {};
+    for (const name of order) {
+      globalThis.gc?.();
+      const start = performance.now();
+      timed[name]!();
+      times[name] = performance.now() - start;
+    }
+    perRound.push(times);
   }
-  ratios.push(times.compactTools! / times['structuredClone (baseline)']!);
-  countRatios.push(times.compactTools! / times['count o200k tokens of every tool']!);
+  return perRound;
 }
+const timesOf = (perRound: Record<string, number>[], name: string) => perRound.map((times) => times[name]!);
+const compactionRounds = interleaved(tasks);
+const samples: Record<string, number[]> = Object.fromEntries(Object.keys(tasks).map((name) => [name, timesOf(compactionRounds, name)]));
+const ratios = compactionRounds.map((times) => times.compactTools! / times['structuredClone (baseline)']!);
+const countRatios = compactionRounds.map((times) => times.compactTools! / times['count o200k tokens of every tool']!);
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -192,4 +201,22 @@ console.log(`| task (${allTools} tools, ${thousands(everyText.join('').length)} 
 for (const [name, values] of Object.entries(samples)) console.log(`| ${name} | ${median(values).toFixed(1)} |`);
 console.log(
   `\ncompactTools takes ${median(ratios).toFixed(1)}x a structuredClone of the same tools and ${median(countRatios).toFixed(2)}x counting their tokens (medians of per-round ratios, ${rounds} rounds; Node ${process.version}).`,
+);
+
+console.log('\n## 5. Tool search (median of rounds, interleaved)\n');
+const searchIndex = createToolSearch(everyTool);
+const requests = everyTool.slice(0, 100).map((tool, index) => `${index % 2 ? 'please ' : ''}${JSON.stringify(tool).slice(40, 120)}`);
+const searchTasks: Record<string, () => unknown> = {
+  'structuredClone of the tools (baseline)': () => structuredClone(everyTool),
+  'createToolSearch over the tools': () => createToolSearch(everyTool),
+  '100 searches, limit 5': () => requests.map((request) => searchIndex.search(request, { limit: 5 })),
+};
+const searchRounds = interleaved(searchTasks);
+const searchSamples: Record<string, number[]> = Object.fromEntries(Object.keys(searchTasks).map((name) => [name, timesOf(searchRounds, name)]));
+const buildRatios = searchRounds.map((times) => times['createToolSearch over the tools']! / times['structuredClone of the tools (baseline)']!);
+const searchRatios = searchRounds.map((times) => times['100 searches, limit 5']! / times['structuredClone of the tools (baseline)']!);
+console.log(`| task (${allTools} tools) | median ms |\n|---|---:|`);
+for (const [name, values] of Object.entries(searchSamples)) console.log(`| ${name} | ${median(values).toFixed(2)} |`);
+console.log(
+  `\nBuilding the index takes ${median(buildRatios).toFixed(1)}x a structuredClone of the tools; 100 searches ${median(searchRatios).toFixed(2)}x (medians of per-round ratios, ${rounds} rounds; Node ${process.version}).`,
 );

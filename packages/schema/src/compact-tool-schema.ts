@@ -1,4 +1,5 @@
 import { CtxkitError } from '@ctxkit/core';
+import { collapseNullable } from './collapse-nullable.ts';
 import { type CompactionWarning, compactionWarning, defaultWarningHandler } from './compaction-warning.ts';
 import { collapseWhitespace, dropRequirednessNote, stripEmphasis } from './description-text.ts';
 import { firstSentence } from './first-sentence.ts';
@@ -38,6 +39,11 @@ export interface CompactSchemaOptions {
    * (no tuple `items`, no `$ref` beside validation keywords, no draft-only keywords). @default true
    */
   dropDialect?: boolean;
+  /**
+   * Write Pydantic's `anyOf: [X, { type: 'null' }]` as `{ ...X, type: [X.type, 'null'] }` where that
+   * validates the same (X has one type and only keywords of that type). @default true
+   */
+  collapseNullable?: boolean;
   /** Annotation keywords to keep anyway, for a host that reads them (`['default']` to fill defaults in). @default [] */
   keepKeywords?: readonly string[];
   /**
@@ -108,8 +114,9 @@ export function compactDescription(
   return text;
 }
 
-function compactNode(node: unknown, pointer: string, context: NodeContext, walk: Walk): unknown {
-  if (!isRecord(node)) return node;
+function compactNode(original: unknown, pointer: string, context: NodeContext, walk: Walk): unknown {
+  if (!isRecord(original)) return original;
+  const node = (walk.options.collapseNullable ?? true) ? (collapseNullable(original, (keyword) => walk.referencedPaths.has(pointer + escapeSegment(keyword))) ?? original) : original;
   const requiredList = Array.isArray(node.required) ? new Set(node.required.filter((name): name is string => typeof name === 'string')) : new Set<string>();
   const entries: [string, unknown][] = [];
   for (const [keyword, value] of Object.entries(node)) {

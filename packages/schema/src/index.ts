@@ -1,10 +1,25 @@
 /**
- * Tool JSON-schema compaction and the fixed-floor report (schema-bench) for ctxkit.
+ * Tool JSON-schema compaction, tool search and deferred tools, and the fixed-floor report (schema-bench) for ctxkit.
  * @packageDocumentation
  */
 export { type CompactSchemaOptions, compactDescription, compactSchemaChecked, compactToolSchema, type SchemaCompaction, type SchemaLocation } from './compact-tool-schema.ts';
 export { type CompactToolsOptions, compactTools, compactToolsChecked, type ToolsCompaction } from './compact-tools.ts';
 export type { CompactionWarning } from './compaction-warning.ts';
+export { collapseNullable } from './collapse-nullable.ts';
+export { type DeferBenchOptions, type DeferBenchReport, deferBench } from './defer-bench.ts';
+export { type DeferredToolCall, type DeferredTools, type DeferToolsOptions, deferTools, type ToolLoading } from './defer-tools.ts';
+export { measureRetrieval, type RetrievalQuery, type RetrievalScore } from './measure-retrieval.ts';
+export { defaultStopWords, type SearchTermsOptions, searchTerms, splitWords } from './search-terms.ts';
+export {
+  createToolSearch,
+  type ToolMatch,
+  type ToolSearch,
+  type ToolSearchBoost,
+  type ToolSearchOptions,
+  type ToolSearchSemantic,
+  type ToolSearchText,
+  toolSearchText,
+} from './tool-search.ts';
 export {
   type CompareToolChoiceOptions,
   compareToolChoice,

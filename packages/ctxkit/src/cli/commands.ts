@@ -18,6 +18,7 @@ import { retentionPlotSvg } from './plot.ts';
 import { type CliIo, formatNumber, formatPercent, progressBar, table } from './output.ts';
 import { readJson, readText, readTranscript, tokensOption, UsageError, windowOption } from './input.ts';
 import { nearestPrices } from './nearest-prices.ts';
+import { schemaBenchDefer } from './schema-bench-defer.ts';
 import { tokenizerNote } from './tokenizer-note.ts';
 
 /** Parsed options of one command (strings and booleans from node:util parseArgs). */
@@ -140,7 +141,7 @@ export async function measureCommand(files: readonly string[], values: CommandVa
   }
 }
 
-/** `ctxkit schema-bench TOOLS.json [--system FILE] [--compact]` */
+/** `ctxkit schema-bench TOOLS.json [--system FILE] [--compact] [--defer [--always-loaded a,b] [--queries FILE]]` */
 export async function schemaBenchCommand(files: readonly string[], values: CommandValues, io: CliIo): Promise<void> {
   if (files.length !== 1) throw new UsageError('schema-bench takes one file: an MCP tools/list result, an array of tools, or an OpenAI request body');
   const path = files[0]!;
@@ -154,6 +155,12 @@ export async function schemaBenchCommand(files: readonly string[], values: Comma
   const systemPath = text(values, 'system');
   const tokenizer = tiktokenCounter('o200k_base');
   await tokenizer.load();
+  if (values.defer || text(values, 'queries')) {
+    const system = systemPath ? readText(systemPath) : undefined;
+    const deferValues = { system, alwaysLoaded: text(values, 'always-loaded'), queries: text(values, 'queries'), json: values.json === true };
+    await schemaBenchDefer(normalized.tools, Object.fromEntries(Object.entries(deferValues).filter(([, value]) => value !== undefined)), tokenizer, io);
+    return;
+  }
   const report = await schemaBench({ tools: normalized.tools, tokenizer, ...(systemPath ? { system: readText(systemPath) } : {}) });
   if (values.compact) {
     io.stdout(`${JSON.stringify(normalized.wrap(report.compacted), null, 2)}\n`);

@@ -10,6 +10,7 @@ Usage:
   ctxkit threshold --window N [--max-output N] [--policy half-window|budget]
   ctxkit measure FILE.jsonl [--model ID] [--tools TOOLS.json]
   ctxkit schema-bench TOOLS.json [--system FILE] [--compact]
+  ctxkit schema-bench TOOLS.json --defer [--always-loaded NAME,...] [--queries QUERIES.json] [--system FILE]
   ctxkit simulate FILE.jsonl... [--window N[,N...]] [--max-output N] [--policy NAME] [--compare [--iso]]
                   [--trigger-tokens N] [--usage-skew F] [--check] [--model ID] [--summarizer PROVIDER:MODEL]
                   [--plot FILE.svg]
@@ -33,6 +34,9 @@ const options = {
   plot: { type: 'string' },
   iso: { type: 'boolean' },
   compact: { type: 'boolean' },
+  defer: { type: 'boolean' },
+  queries: { type: 'string' },
+  'always-loaded': { type: 'string' },
   compare: { type: 'boolean' },
   check: { type: 'boolean' },
   demo: { type: 'boolean' },
@@ -43,7 +47,7 @@ const options = {
 const allowed: Record<string, readonly string[]> = {
   threshold: ['window', 'max-output', 'policy', 'json'],
   measure: ['model', 'tools', 'json'],
-  'schema-bench': ['system', 'compact', 'json'],
+  'schema-bench': ['system', 'compact', 'defer', 'queries', 'always-loaded', 'json'],
   simulate: ['window', 'max-output', 'policy', 'compare', 'iso', 'trigger-tokens', 'usage-skew', 'plot', 'check', 'model', 'summarizer', 'demo', 'json'],
 };
 

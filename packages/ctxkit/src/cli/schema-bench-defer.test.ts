@@ -1,0 +1,85 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createContextManager } from '@ctxkit/engine';
+import { deferTools } from '@ctxkit/schema';
+import { tiktokenCounter } from '@ctxkit/tokens';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..', '..', '..');
+const cli = join(import.meta.dirname, '..', 'cli.ts');
+const ctxkit = (...args: string[]) => {
+  const result = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), ['--conditions=@ctxkit/source', cli, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+};
+
+let dir: string;
+const file = (name: string) => join(dir, name);
+const topics = ['weather forecast', 'pull request', 'email message', 'database query', 'calendar meeting', 'image resize', 'stock price', 'translate text'];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ctxkit-defer-'));
+  const tools = topics.map((topic) => ({
+    name: topic.replace(' ', '_'),
+    description: `Works with a ${topic}. ${'A long explanation of every option this tool has. '.repeat(10)}`,
+    inputSchema: { type: 'object', properties: { input: { type: 'string', description: `The ${topic} to use.` } } },
+  }));
+  writeFileSync(file('tools.json'), JSON.stringify({ tools }));
+  writeFileSync(
+    file('queries.json'),
+    JSON.stringify({ queries: [{ query: 'what is the weather forecast for tomorrow', tools: ['weather_forecast'] }, { query: 'open a pull request', tools: ['pull_request'] }], multiToolQueries: [{ query: 'email me the stock price', tools: ['email_message', 'stock_price'] }] }),
+  );
+  writeFileSync(file('bad-queries.json'), JSON.stringify([{ query: 'x' }]));
+});
+
+describe('ctxkit schema-bench --defer', () => {
+  it('prints the floor with every tool and with the tools deferred behind the search tool', () => {
+    const { code, stdout } = ctxkit('schema-bench', file('tools.json'), '--defer');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^all 8 tools sent\s+[\d,]+\s+0%$/m);
+    expect(stdout).toMatch(/^8 deferred behind search_tools\s+[\d,]+\s+[89]\d%$/m);
+  });
+
+  it('keeps --always-loaded tools in the floor and prints retrieval figures for a queries file', () => {
+    const { code, stdout } = ctxkit('schema-bench', file('tools.json'), '--defer', '--always-loaded', 'weather_forecast', '--queries', file('queries.json'), '--json');
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout);
+    expect(report.floor).toMatchObject({ tools: 8, deferred: 7 });
+    expect(report.retrieval).toEqual([
+      expect.objectContaining({ label: 'single-tool requests', queries: 2, top1: 1, topK: 1 }),
+      expect.objectContaining({ label: 'multi-tool requests', queries: 1, topK: 1, allInTopK: 1 }),
+    ]);
+  });
+
+  it('prints a top-1 / top-5 table', () => {
+    const { code, stdout } = ctxkit('schema-bench', file('tools.json'), '--defer', '--queries', file('queries.json'));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^single-tool requests\s+2\s+100%\s+100%\s+100%$/m);
+  });
+
+  it('exits 2 with the entry that is wrong in a queries file, or an unknown always-loaded tool', () => {
+    const bad = ctxkit('schema-bench', file('tools.json'), '--defer', '--queries', file('bad-queries.json'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/bad-queries\.json: entry\[0\] needs \{ query: string, tools: string\[\] \}/);
+    const unknown = ctxkit('schema-bench', file('tools.json'), '--defer', '--always-loaded', 'nope');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/alwaysLoaded names "nope"/);
+  });
+});
+
+describe('deferTools as the engine’s toolLoader', () => {
+  it('fits the contract: prepare returns the deferred list and then the tools a search found', async () => {
+    const tools = topics.map((topic) => ({ name: topic.replace(' ', '_'), description: `Works with a ${topic}.`, inputSchema: { type: 'object' } }));
+    const manager = createContextManager({ model: 'm', contextWindow: 100_000, toolLoader: deferTools(tools, { limit: 1 }), plugins: [tiktokenCounter('o200k_base')] });
+    const start = await manager.prepare([{ role: 'user', content: 'open a pull request' }]);
+    expect(start.tools?.map((tool) => (tool as { name: string }).name)).toEqual(['search_tools']);
+    const later = await manager.prepare([
+      { role: 'user', content: 'open a pull request' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 's1', name: 'search_tools', arguments: '{"query":"pull request"}' }] },
+      { role: 'tool', toolCallId: 's1', content: 'Loaded 1 tool' },
+    ]);
+    expect(later.tools?.map((tool) => (tool as { name: string }).name)).toEqual(['search_tools', 'pull_request']);
+    expect(later.report.tools).toMatchObject({ sent: 2, found: ['pull_request'], loaded: ['pull_request'] });
+  });
+});

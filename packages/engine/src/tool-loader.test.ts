@@ -1,0 +1,68 @@
+import { CtxkitError, type Message } from '@ctxkit/core';
+import { tiktokenCounter } from '@ctxkit/tokens';
+import { describe, expect, it } from 'vitest';
+import { createContextManager } from './context-manager.ts';
+import type { ToolLoader, ToolLoading } from './tool-loader.ts';
+
+const tool = (name: string, words = 5) => ({ name, description: `${name} ${'does a thing with a long explanation '.repeat(words)}`, inputSchema: { type: 'object' } });
+const allTools = Array.from({ length: 40 }, (_, index) => tool(`tool_${index}`, 30));
+const searchTool = tool('search_tools');
+
+/** A loader that loads every tool the transcript calls, after the search tool (the shape deferTools fulfils). */
+function callingLoader(): ToolLoader & { calls: number } {
+  const loaded: string[] = [];
+  const loader = {
+    calls: 0,
+    toolsFor(messages: readonly Message[]): ToolLoading {
+      loader.calls++;
+      for (const message of messages) {
+        if (message.role !== 'assistant') continue;
+        for (const call of message.toolCalls ?? []) if (call.name !== 'search_tools' && !loaded.includes(call.name)) loaded.push(call.name);
+      }
+      const tools = [searchTool, ...loaded.map((name) => allTools.find((entry) => entry.name === name)!)];
+      return { tools, deferred: allTools.map((entry) => entry.name).filter((name) => !loaded.includes(name)), found: [...loaded], loaded: [...loaded] };
+    },
+  };
+  return loader;
+}
+
+const transcript = (calls: string[]): Message[] => [
+  { role: 'system', content: 'You are an agent.' },
+  { role: 'user', content: 'Do the task.' },
+  ...calls.flatMap((name, index): Message[] => [
+    { role: 'assistant', content: '', toolCalls: [{ id: `c${index}`, name, arguments: '{}' }] },
+    { role: 'tool', toolCallId: `c${index}`, content: 'done' },
+  ]),
+];
+
+describe('toolLoader', () => {
+  it('returns the loader’s tool list with the request and reports what was deferred, found and loaded', async () => {
+    const loader = callingLoader();
+    const manager = createContextManager({ model: 'm', contextWindow: 200_000, tools: allTools, toolLoader: loader, plugins: [tiktokenCounter('o200k_base')] });
+    const first = await manager.prepare(transcript([]));
+    expect(first.tools).toEqual([searchTool]);
+    expect(first.report.tools).toMatchObject({ sent: 1, found: [], loaded: [] });
+    expect(first.report.tools?.deferred).toHaveLength(40);
+
+    const later = await manager.prepare(transcript(['tool_3', 'tool_7']));
+    expect(later.tools?.map((entry) => (entry as { name: string }).name)).toEqual(['search_tools', 'tool_3', 'tool_7']);
+    expect(later.report.tools).toMatchObject({ sent: 3, loaded: ['tool_3', 'tool_7'] });
+    expect(later.report.tools?.deferred).not.toContain('tool_3');
+  });
+
+  it('measures the floor with the tools actually sent, not the whole set', async () => {
+    const messages = transcript([]);
+    const whole = await createContextManager({ model: 'm', contextWindow: 200_000, tools: allTools, plugins: [tiktokenCounter('o200k_base')] }).prepare(messages);
+    const deferred = await createContextManager({ model: 'm', contextWindow: 200_000, tools: allTools, toolLoader: callingLoader(), plugins: [tiktokenCounter('o200k_base')] }).prepare(messages);
+    expect(whole.tools).toBeUndefined();
+    expect(whole.report.tools).toBeUndefined();
+    expect(deferred.report.measurement.floor).toBeLessThan(whole.report.measurement.floor / 10);
+  });
+
+  it('rejects a loader that returns no tool list', async () => {
+    const broken = { toolsFor: () => ({ deferred: [], found: [], loaded: [] }) } as unknown as ToolLoader;
+    const manager = createContextManager({ model: 'm', contextWindow: 200_000, toolLoader: broken, plugins: [tiktokenCounter('o200k_base')] });
+    await expect(manager.prepare(transcript([]))).rejects.toThrow(/toolLoader\.toolsFor must return/);
+    await expect(manager.prepare(transcript([]))).rejects.toSatisfy((error) => CtxkitError.isInstance(error, 'INVALID_PLUGIN'));
+  });
+});

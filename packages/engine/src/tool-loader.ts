@@ -1,0 +1,47 @@
+import { CtxkitError, type Message } from '@ctxkit/core';
+
+/** What a {@link ToolLoader} decided for one request. */
+export interface ToolLoading {
+  /** The tool definitions to send with this request. */
+  tools: readonly unknown[];
+  /** Names of tools held back (not sent). */
+  deferred: readonly string[];
+  /** Names that the model's searches returned so far. */
+  found: readonly string[];
+  /** Names added to the list so far (found, or called by name), in the order they were appended. */
+  loaded: readonly string[];
+}
+
+/**
+ * Decides which tool definitions a request sends, from the transcript: the contract `deferTools`
+ * from @ctxkit/schema fulfils (the engine imports no schema code). Implementations keep the list
+ * append-only, so the cached prompt prefix survives.
+ */
+export interface ToolLoader {
+  toolsFor(messages: readonly Message[]): ToolLoading;
+}
+
+/** The part of a prepare report about deferred tools. */
+export interface ToolLoadingReport {
+  /** Tools sent with this request. */
+  sent: number;
+  deferred: readonly string[];
+  found: readonly string[];
+  loaded: readonly string[];
+}
+
+/**
+ * Asks the loader for this request's tools and checks what it returned.
+ * @throws CtxkitError INVALID_PLUGIN when the loader returns no `tools` array
+ */
+export function loadTools(loader: ToolLoader, messages: readonly Message[]): { tools: readonly unknown[]; report: ToolLoadingReport } {
+  const loading = loader.toolsFor(messages);
+  if (!loading || !Array.isArray(loading.tools)) {
+    throw new CtxkitError({ code: 'INVALID_PLUGIN', source: 'engine', message: 'toolLoader.toolsFor must return { tools: [...], deferred, found, loaded }' });
+  }
+  const names = (value: unknown) => (Array.isArray(value) ? value.filter((name): name is string => typeof name === 'string') : []);
+  return {
+    tools: loading.tools,
+    report: { sent: loading.tools.length, deferred: names(loading.deferred), found: names(loading.found), loaded: names(loading.loaded) },
+  };
+}

@@ -1,0 +1,47 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ajvCompiler } from '../test/ajv-compiler.ts';
+import { o200kTokenizer } from '../test/o200k-tokenizer.ts';
+import type { CompactionWarning } from './compaction-warning.ts';
+import { type CompactToolsOptions, compactTools } from './compact-tools.ts';
+import { normalizeToolsInput } from './normalize-tools-input.ts';
+import { schemaBench } from './schema-bench.ts';
+import { checkToolsAgreement } from './validation-agreement.ts';
+
+// Tool sets of shapes the shared corpus lacks (FastMCP / Pydantic, function-calling-benchmark docs),
+// written for this repository from public documentation; each file names its source.
+const fixtures = join(import.meta.dirname, '__fixtures__');
+const files = readdirSync(fixtures).filter((file) => file.endsWith('.json')).sort();
+const read = (file: string) => {
+  const data = JSON.parse(readFileSync(join(fixtures, file), 'utf8')) as { source: string; tools: unknown[] };
+  return { source: data.source, tools: normalizeToolsInput(data.tools).tools };
+};
+
+describe.each(files)('fixture %s', (file) => {
+  it('names its source', () => {
+    expect(read(file).source.length).toBeGreaterThan(40);
+  });
+
+  it.each<[string, CompactToolsOptions]>([
+    ['default', {}],
+    ['every description dropped', { dropDescriptions: true, trimToolDescriptions: true }],
+  ])('validates exactly as before when compacted (%s)', (_mode, options) => {
+    const { tools } = read(file);
+    const warnings: CompactionWarning[] = [];
+    const compacted = compactTools(tools, { ...options, onWarning: (warning) => warnings.push(warning) });
+    expect(warnings).toEqual([]);
+    const report = checkToolsAgreement({ tools, compacted, compile: ajvCompiler().compile });
+    expect(report.failures).toEqual([]);
+    expect(report.tools.flatMap((tool) => tool.disagreements.map((entry) => `${tool.name}: ${entry.note}`))).toEqual([]);
+    expect(report.agreement).toBe(1);
+    for (const tool of report.tools) expect(tool.rejectedByOriginal, `${tool.name} rejected`).toBeGreaterThan(0);
+  });
+});
+
+it('saves at least a quarter of the FastMCP / Pydantic set in the default mode (titles, Optional unions, null defaults)', async () => {
+  const report = await schemaBench({ tools: read('fastmcp-pydantic.json').tools, tokenizer: o200kTokenizer() });
+  expect(report.toolsTotal.savedFraction).toBeGreaterThanOrEqual(0.25);
+  // Every Optional[X] union went, except the one over an enum (an enum without null rejects null).
+  expect(JSON.stringify(report.compacted).match(/\{"type":"null"\}/g)).toHaveLength(1);
+});

@@ -1,0 +1,27 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, expect, it, vi } from 'vitest';
+
+// The README's deferred-tools example, run as it is written (imports '@ctxkit/schema' by name).
+const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+const block = /<!-- readme-example: defer -->\n```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+const file = join(import.meta.dirname, '.readme-example.generated.ts');
+afterAll(() => rmSync(file, { force: true }));
+
+it('the README example runs and prints what its comments say', async () => {
+  expect(block).toBeDefined();
+  writeFileSync(file, block!);
+  const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+  await import(/* @vite-ignore */ file);
+  const printed = log.mock.calls.map((args) => args[0]);
+  log.mockRestore();
+  expect(printed).toEqual([
+    ['create_pull_request'],
+    ['read_file', 'search_tools'],
+    'Loaded 1 tool, callable from your next turn:',
+    ['read_file', 'search_tools', 'create_pull_request'],
+  ]);
+  // Each printed value is also written in the example's comments.
+  const written = (value: unknown) => (Array.isArray(value) ? `[${value.map((item) => `'${item}'`).join(', ')}]` : `'${value}'`);
+  for (const value of printed) expect(block).toContain(`// ${written(value)}`);
+});

@@ -1,0 +1,154 @@
+import { CtxkitError } from '@ctxkit/core';
+import { describe, expect, it } from 'vitest';
+import { measureRetrieval } from './measure-retrieval.ts';
+import { createToolSearch, toolSearchText } from './tool-search.ts';
+
+const mcp = [
+  { name: 'create_pull_request', description: 'Open a new pull request in a GitHub repository.', inputSchema: { type: 'object', properties: { head: { type: 'string', description: 'Branch with the changes' } } } },
+  { name: 'list_issues', description: 'List issues in a repository, filtered by state or label.', inputSchema: { type: 'object' } },
+  { name: 'read_file', description: 'Read the contents of a file from disk.', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
+  { name: 'getWeatherForecast', description: 'Forecast for a city for the next days.', inputSchema: { type: 'object', properties: { city: { type: 'string', description: 'City name' } } } },
+  { name: 'send_email', description: 'Send an email message to one or more recipients.', inputSchema: { type: 'object', properties: { attachmentPaths: { type: 'array', items: { type: 'string', description: 'A spreadsheet or document to attach' } } } } },
+];
+
+function catchError(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+describe('createToolSearch', () => {
+  it('finds the tool a request needs, best first, as the very object given', () => {
+    const index = createToolSearch(mcp);
+    const found = index.search('please open a pull request for my branch');
+    expect(found[0]).toBe(mcp[0]);
+    expect(index.search('what will the weather be in Oslo', { limit: 1 })).toEqual([mcp[3]]);
+  });
+
+  it('matches other forms of a word and words inside camelCase and snake_case names', () => {
+    const index = createToolSearch(mcp);
+    expect(index.rank('forecasts', { limit: 1 })[0]?.name).toBe('getWeatherForecast');
+    expect(index.rank('reading files', { limit: 1 })[0]?.name).toBe('read_file');
+  });
+
+  it('finds a tool by a nested parameter description', () => {
+    expect(createToolSearch(mcp).rank('attach a spreadsheet', { limit: 1 })[0]?.name).toBe('send_email');
+  });
+
+  it('returns tools in their own shape: OpenAI Chat, Responses and Anthropic', () => {
+    const openai = { type: 'function', function: { name: 'list_issues', description: 'List issues in a repository.', parameters: { type: 'object' } } };
+    const responses = { type: 'function', name: 'read_file', description: 'Read a file from disk.', parameters: { type: 'object' } };
+    const anthropic = { name: 'send_email', description: 'Send an email.', input_schema: { type: 'object' } };
+    const index = createToolSearch([openai, responses, anthropic, { type: 'web_search_preview' }]);
+    expect(index.search('issues', { limit: 1 })).toEqual([openai]);
+    expect(index.search('read a file', { limit: 1 })).toEqual([responses]);
+    expect(index.search('email', { limit: 1 })).toEqual([anthropic]);
+    expect(index.size).toBe(3);
+    expect(index.get('send_email')).toBe(anthropic);
+    expect(index.get('nope')).toBeUndefined();
+  });
+
+  it('honours the limit and returns nothing for a request with no known word', () => {
+    const index = createToolSearch(mcp);
+    expect(index.search('a repository', { limit: 2 })).toHaveLength(2);
+    expect(index.search('zzz qqq')).toEqual([]);
+    expect(index.search('')).toEqual([]);
+  });
+
+  it('lets a field weight change the ranking', () => {
+    const tools = [
+      { name: 'archive', description: 'Store the report for later.', inputSchema: { type: 'object' } },
+      { name: 'report', description: 'Print a summary.', inputSchema: { type: 'object' } },
+    ];
+    expect(createToolSearch(tools, { boost: { name: 10 } }).rank('report', { limit: 1 })[0]?.name).toBe('report');
+    expect(createToolSearch(tools, { boost: { name: 0.01 } }).rank('report', { limit: 1 })[0]?.name).toBe('archive');
+  });
+
+  it('throws a clear error for bad input', () => {
+    expect(() => createToolSearch('tools' as never)).toThrow(/createToolSearch takes an array of tools, got string/);
+    expect(() => createToolSearch([mcp[0], { nope: true }])).toThrow(/tools\[1\] is not a tool definition/);
+    const index = createToolSearch(mcp);
+    expect(() => index.search('x', { limit: 0 })).toThrow(/limit must be a whole number of 1 or more, got 0/);
+    expect(() => index.search(3 as never)).toThrow(/search takes a query string, got number/);
+    expect(() => index.search('x', { limit: 1.5 })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/^\[ctxkit:schema\]/) }));
+    expect(CtxkitError.isInstance(catchError(() => index.search('x', { limit: -1 })), 'INVALID_ARGUMENT')).toBe(true);
+  });
+});
+
+describe('createToolSearch with a semantic signal', () => {
+  // A toy embedder: one dimension per concept, so "hoodie" and "apparel" meet without sharing a word.
+  const concepts: Record<string, number> = { hoodie: 0, apparel: 0, shirt: 0, clothing: 0, forecast: 1, rain: 1, weather: 1, email: 2, message: 2 };
+  const embed = (text: string) => {
+    const vector = [0, 0, 0];
+    for (const word of text.toLowerCase().split(/\W+/)) if (word in concepts) vector[concepts[word]!]! += 1;
+    return vector.some((value) => value > 0) ? vector : undefined;
+  };
+  const tools = [
+    { name: 'Bohita', description: 'Create apparel with any image you can describe.', inputSchema: { type: 'object' } },
+    { name: 'get_weather', description: 'Weather forecast for a city.', inputSchema: { type: 'object' } },
+    { name: 'send_email', description: 'Send an email message.', inputSchema: { type: 'object' } },
+  ];
+
+  it('finds a tool that shares no word with the request', () => {
+    expect(createToolSearch(tools).search('make me a hoodie')).toEqual([]);
+    expect(createToolSearch(tools, { semantic: { embed } }).rank('make me a hoodie', { limit: 1 })[0]?.name).toBe('Bohita');
+  });
+
+  it('still ranks by words when the request has no vector, and weight 0 turns the signal off', () => {
+    const index = createToolSearch(tools, { semantic: { embed } });
+    expect(index.rank('city', { limit: 1 })[0]?.name).toBe('get_weather');
+    expect(createToolSearch(tools, { semantic: { embed, weight: 0 } }).search('rain tomorrow')).toEqual([]);
+    expect(index.search('rain tomorrow', { limit: 1 })).toEqual([tools[1]]);
+  });
+
+  it('ignores a vector of the wrong length instead of comparing it', () => {
+    const uneven = (text: string) => (text.includes('email') ? [1, 0] : embed(text));
+    expect(createToolSearch(tools, { semantic: { embed: uneven } }).rank('hoodie', { limit: 1 })[0]?.name).toBe('Bohita');
+  });
+
+  it('throws a clear error for a semantic option without embed or with a negative weight', () => {
+    expect(() => createToolSearch(tools, { semantic: {} as never })).toThrow(/semantic needs an embed\(text\) function/);
+    expect(() => createToolSearch(tools, { semantic: { embed, weight: -1 } })).toThrow(/semantic\.weight must be 0 or more, got -1/);
+    const failing = (text: string) => {
+      if (text.includes('Weather')) throw new Error('model not loaded');
+      return embed(text);
+    };
+    expect(() => createToolSearch(tools, { semantic: { embed: failing } })).toThrow(/semantic\.embed threw on tools\[1\]: model not loaded/);
+  });
+});
+
+describe('toolSearchText', () => {
+  it('reads the name, title, description and parameters of any shape', () => {
+    expect(toolSearchText({ name: 'a', title: 'Alpha', annotations: { title: 'First' }, description: 'd', inputSchema: { type: 'object', properties: { x: { description: 'ex' } } } })).toEqual({
+      name: 'a',
+      title: 'Alpha First',
+      description: 'd',
+      parameters: 'x\nex',
+    });
+    expect(toolSearchText({ type: 'web_search_preview' })).toBeUndefined();
+  });
+});
+
+describe('measureRetrieval', () => {
+  it('counts top-1, top-k and all-in-top-k hits and lists the misses', () => {
+    const index = createToolSearch(mcp);
+    const score = measureRetrieval(
+      index,
+      [
+        { query: 'open a pull request', tools: ['create_pull_request'] },
+        { query: 'weather in Oslo and email it', tools: ['getWeatherForecast', 'send_email'] },
+        { query: 'zzz', tools: ['read_file'] },
+      ],
+      { k: 5 },
+    );
+    expect(score).toMatchObject({ queries: 3, k: 5 });
+    expect(score.top1).toBeCloseTo(2 / 3);
+    expect(score.topK).toBeCloseTo(2 / 3);
+    expect(score.allInTopK).toBeCloseTo(2 / 3);
+    expect(score.misses).toEqual([{ query: 'zzz', expected: ['read_file'], got: [] }]);
+    expect(() => measureRetrieval(index, [{ query: 1 } as never])).toThrow(/queries\[0\] needs \{ query: string, tools: string\[\] \}/);
+  });
+});
