@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -121,10 +121,39 @@ describe('ctxkit simulate', () => {
     const { code, stdout } = ctxkit('simulate', file('run.jsonl'), '--window', '8000', '--max-output', '1000', '--compare', '--check', '--json');
     expect(code).toBe(0);
     const { runs } = JSON.parse(stdout);
-    expect(runs.map((run: { policy: string }) => run.policy)).toEqual(['none', 'sliding-window', 'summarize-at-90', 'ctxkit']);
+    expect(runs.map((run: { policy: string }) => run.policy)).toEqual([
+      'none',
+      'sliding-window',
+      'summarize-at-90',
+      'observation-masking',
+      'codex',
+      'gemini-cli',
+      'opencode',
+      'anthropic-context-editing',
+      'ctxkit',
+    ]);
     for (const run of runs) {
       expect(Object.keys(run)).toEqual(
-        expect.arrayContaining(['file', 'policy', 'window', 'steps', 'compactions', 'refills', 'overflows', 'peakInputTokens', 'totalInputTokens', 'cachedPrefixTokens', 'estimatedCostUsd', 'invariantViolations']),
+        expect.arrayContaining([
+          'file',
+          'policy',
+          'window',
+          'steps',
+          'compactions',
+          'refills',
+          'overflows',
+          'peakInputTokens',
+          'totalInputTokens',
+          'cachedPrefixTokens',
+          'summarizerCalls',
+          'summarizerInputTokens',
+          'summarizerOutputTokens',
+          'summarizerFailures',
+          'retention',
+          'farRetention',
+          'estimatedCostUsd',
+          'invariantViolations',
+        ]),
       );
       expect(run.steps).toBe(40);
     }
@@ -134,7 +163,7 @@ describe('ctxkit simulate', () => {
     expect(byPolicy.ctxkit.compactions).toBeGreaterThan(0);
   });
 
-  it('runs the built-in demo with no file and no network', () => {
+  it('runs the built-in demo with no file and no network', { timeout: 120_000 }, () => {
     const { code, stdout } = ctxkit('simulate', '--demo');
     expect(code).toBe(0);
     expect(stdout).toMatch(/demo \(synthetic coding session\)\s+ctxkit\s+\d+/);
@@ -144,7 +173,63 @@ describe('ctxkit simulate', () => {
   it('exits 2 for an unknown policy, naming the choices', () => {
     const { code, stderr } = ctxkit('simulate', file('run.jsonl'), '--policy', 'magic');
     expect(code).toBe(2);
-    expect(stderr).toContain('unknown policy "magic"; expected one of none, sliding-window, summarize-at-90, ctxkit');
+    expect(stderr).toContain(
+      'unknown policy "magic"; expected one of none, sliding-window, summarize-at-90, observation-masking, codex, gemini-cli, opencode, anthropic-context-editing, ctxkit',
+    );
+  });
+
+  it('--iso runs each peer by its own rule and at ctxkit\'s threshold, with totals pooled over the runs', () => {
+    const { code, stdout } = ctxkit('simulate', file('run.jsonl'), file('run.jsonl'), '--window', '8000', '--max-output', '1000', '--compare', '--iso', '--json');
+    expect(code).toBe(0);
+    const { runs, totals } = JSON.parse(stdout);
+    const codex = runs.filter((run: { policy: string }) => run.policy === 'codex');
+    expect(codex.map((run: { rule: string }) => run.rule)).toEqual(['own', 'iso', 'own', 'iso']);
+    // ctxkit's threshold at 8,000 with a 1,000 reserve is 4,000.
+    expect(codex[1].triggerTokens).toBe(4_000);
+    expect(runs.filter((run: { policy: string }) => run.policy === 'ctxkit').map((run: { rule: string }) => run.rule)).toEqual(['own', 'own']);
+    const pooled = totals.find((total: { policy: string; rule: string }) => total.policy === 'codex' && total.rule === 'iso');
+    expect(pooled.runs).toBe(2);
+    expect(pooled.compactions).toBe(codex[1].compactions + codex[3].compactions);
+    expect(pooled.farRetention).toBeCloseTo(codex[1].farRetention, 10);
+  });
+
+  it('--trigger-tokens puts every policy on one trigger, and --usage-skew under-reports usage without an overflow', () => {
+    const { code, stdout } = ctxkit('simulate', file('run.jsonl'), '--window', '8000', '--max-output', '1000', '--trigger-tokens', '3000', '--usage-skew', '0.5', '--json');
+    expect(code).toBe(0);
+    const [run] = JSON.parse(stdout).runs;
+    expect(run).toMatchObject({ policy: 'ctxkit', rule: 'trigger', triggerTokens: 3_000, overflows: 0 });
+    expect(run.compactions).toBeGreaterThan(0);
+  });
+
+  it('--plot draws retention against cost as an SVG a browser opens', () => {
+    const plot = file('frontier.svg');
+    const { code, stderr } = ctxkit('simulate', file('run.jsonl'), '--window', '8000,16000', '--max-output', '1000', '--compare', '--plot', plot);
+    expect(code).toBe(0);
+    expect(stderr).toContain(`wrote ${plot}`);
+    const svg = readFileSync(plot, 'utf8');
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg).toContain('far retention');
+    expect(svg).toContain('opencode');
+    expect(svg).toContain('16K window');
+  });
+
+  it('exits 2 for --iso without --compare, a usage skew out of range, or a zero trigger', () => {
+    expect(ctxkit('simulate', file('run.jsonl'), '--iso').stderr).toContain('--iso compares the policies at ctxkit\'s threshold: use it with --compare');
+    const skew = ctxkit('simulate', file('run.jsonl'), '--usage-skew', 'half');
+    expect(skew.code).toBe(2);
+    expect(skew.stderr).toContain('--usage-skew must be a number above 0 and at most 10');
+    expect(ctxkit('simulate', file('run.jsonl'), '--trigger-tokens', '0').code).toBe(2);
+  });
+
+  it('warns and exits 1 when the named summarizer never answered, with the failures in --json', () => {
+    // Nothing listens on Ollama's port here: every summary call is refused.
+    const { code, stdout, stderr } = ctxkit('simulate', file('run.jsonl'), '--window', '8000', '--max-output', '1000', '--summarizer', 'ollama:qwen3:8b', '--json');
+    expect(code).toBe(1);
+    const [run] = JSON.parse(stdout).runs;
+    expect(run.summarizerFailures).toBeGreaterThan(0);
+    // Only trim's offline notes were written (and priced); no summary came from the model.
+    expect(run.summarizerCalls).toBe(run.offlineNotes);
+    expect(stderr).toMatch(/the summarizer ollama:qwen3:8b never answered \(\d+ failed calls\)/);
   });
 
   it('exits 2 for an unknown command or option', () => {

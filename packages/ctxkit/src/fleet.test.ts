@@ -91,7 +91,8 @@ describe.skipIf(!installed)('a fleet sharing one redis-server (127.0.0.1)', () =
   it('still fits the request while the server is stopped, and loses nothing archived once it restarts', async () => {
     const store = redisStore({ url: server.url, base: 'outage', timeoutMs: 500 });
     const conversationId = 'outage-run';
-    const manager = createCtxkit({ model: 'm', contextWindow: 16_000, maxOutputTokens: 2_000, store, conversationId, editedFiles: false, storeTimeoutMs: 1_000 });
+    // Every old result archived, as bare stubs (nothing for trim to fold), so the outage meets archives from before and after it.
+    const manager = createCtxkit({ model: 'm', contextWindow: 16_000, maxOutputTokens: 2_000, store, conversationId, editedFiles: false, storeTimeoutMs: 1_000, microcompact: { archive: 'all', stubDetail: false } });
     const restore = createRestoreHandler(store, { conversationId });
     try {
       const history = fleetTranscript(conversationId, 14);

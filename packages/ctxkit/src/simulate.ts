@@ -111,12 +111,14 @@ export interface SimulationResult {
   /** Input tokens that were the same prefix as the previous request's (what a prompt cache can serve). */
   cachedPrefixTokens: number;
   outputTokens: number;
-  /** Summaries asked for (a chunked summary counts each call). */
+  /** Summaries written and priced: the summarizer's answered calls (a chunked summary counts each) and `offlineNotes`. */
   summarizerCalls: number;
   summarizerInputTokens: number;
   summarizerOutputTokens: number;
-  /** Summary calls that threw or timed out. */
+  /** Summary calls that threw or timed out (not priced: a failed call is not billed). */
   summarizerFailures: number;
+  /** Of `summarizerCalls`, the notes a tier wrote without a model, priced as the summary they stand for. */
+  offlineNotes: number;
   /** Share of the names each next move took from earlier in the run that its request still held (see docs/retention.md). */
   retention: number;
   /** The same for names last seen more than `nearMessages` messages back. */
@@ -185,6 +187,7 @@ export async function simulateRun(recorded: readonly Message[], options: Simulat
     summarizerInputTokens: 0,
     summarizerOutputTokens: 0,
     summarizerFailures: 0,
+    offlineNotes: 0,
     retention: 1,
     farRetention: 1,
     retentionCounts: { namesUsed: 0, namesHeld: 0, farNamesUsed: 0, farNamesHeld: 0 },
@@ -317,6 +320,7 @@ function priceNotes(report: PrepareReport, request: readonly Message[], provider
     const note = notes.at(-1);
     const noteTokens = note ? provider.count([note]) : 0;
     result.summarizerCalls += 1;
+    result.offlineNotes += 1;
     result.summarizerInputTokens += Math.max(0, tier.before - tier.after) + noteTokens;
     result.summarizerOutputTokens += noteTokens;
   }
@@ -327,10 +331,10 @@ function countedSummarizer(summarizer: SummarizerPlugin, provider: { count(messa
   return {
     ...summarizer,
     async summarize(request) {
-      result.summarizerCalls += 1;
-      result.summarizerInputTokens += provider.count(request.messages) + provider.countText(request.instructions ?? '');
       try {
         const text = await summarizer.summarize(request);
+        result.summarizerCalls += 1;
+        result.summarizerInputTokens += provider.count(request.messages) + provider.countText(request.instructions ?? '');
         result.summarizerOutputTokens += provider.countText(typeof text === 'string' ? text : '');
         return text;
       } catch (error) {

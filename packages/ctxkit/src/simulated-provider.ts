@@ -23,9 +23,20 @@ const ranksOf: Record<TiktokenEncoding, () => Promise<{ default: ConstructorPara
 /** Each image part, as the provider bills a detailed image of typical size. */
 const imageTokens = 765;
 
-/** Loads the encoding's ranks and returns the simulated provider's counter. */
+// Building an encoder from its ranks takes a good part of a second: once per encoding and process.
+const encoders = new Map<TiktokenEncoding, Promise<Tiktoken>>();
+const encoderFor = (encoding: TiktokenEncoding) => {
+  let encoder = encoders.get(encoding);
+  if (!encoder) {
+    encoder = ranksOf[encoding]().then((ranks) => new Tiktoken(ranks.default));
+    encoders.set(encoding, encoder);
+  }
+  return encoder;
+};
+
+/** Loads the encoding's ranks (once per process) and returns a simulated provider's counter. */
 export async function createSimulatedProviderCounter(encoding: TiktokenEncoding = 'o200k_base'): Promise<SimulatedProviderCounter> {
-  const tokenizer = new Tiktoken((await ranksOf[encoding]()).default);
+  const tokenizer = await encoderFor(encoding);
   const perMessage = new WeakMap<Message, number>();
   const countText = (text: string) => (text.length === 0 ? 0 : tokenizer.encode(text, 'all').length);
   const countMessage = (message: Message): number => {

@@ -38,6 +38,9 @@ function createCompactionDepthWith(steps: number[]) {
   const depth = createCompactionDepth();
   let tokens = 1_000;
   depth.observe(tokens);
-  for (const step of steps) depth.observe((tokens += step));
+  for (const step of steps) {
+    tokens += step;
+    depth.observe(tokens);
+  }
   return depth;
 }

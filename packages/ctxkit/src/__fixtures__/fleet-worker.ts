@@ -20,7 +20,8 @@ try {
   if (job.action === 'archive') {
     const conversationId = job.conversationId!;
     const input = fleetTranscript(conversationId);
-    const manager = createCtxkit({ model: 'm', contextWindow: 16_000, maxOutputTokens: 2_000, store, conversationId, editedFiles: false });
+    // Every old result archived as a bare stub, not just enough for the target: the test is about the store, so more handles.
+    const manager = createCtxkit({ model: 'm', contextWindow: 16_000, maxOutputTokens: 2_000, store, conversationId, editedFiles: false, microcompact: { archive: 'all', stubDetail: false } });
     const { messages } = await manager.prepare(input);
     const originals = new Map(input.flatMap((message) => (message.role === 'tool' ? [[message.toolCallId, message.content] as const] : [])));
     out(messages.flatMap((message) => (message.role === 'tool' && message.meta?.ctxkit?.handle ? [{ handle: message.meta.ctxkit.handle, original: originals.get(message.toolCallId) }] : [])));

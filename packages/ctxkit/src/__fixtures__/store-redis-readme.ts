@@ -17,7 +17,7 @@ for (let step = 0; step < 12; step++) {
 }
 const { messages } = await manager.prepare(history);
 const stub = messages.find((message) => message.meta?.ctxkit?.kind === 'stub');
-console.log(stub?.content); // [tool result 1 archived: read_file src/part0.ts, 1,055 tokens; restore with restore_tool_result("r1")]
+console.log(String(stub?.content).split('\n')[0]); // [tool result 1 archived: read_file src/part0.ts, 1,055 tokens; restore with restore_tool_result("r1")]
 
 // Worker B, another process with the same store, answers the model's restore_tool_result call.
 const restore = createRestoreHandler(store, { conversationId });

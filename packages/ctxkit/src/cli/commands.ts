@@ -313,7 +313,8 @@ export async function simulateCommand(files: readonly string[], values: CommandV
     writeFileSync(plot, await retentionPlotSvg(points.map((total) => ({ ...total, costUsd: total.estimatedCostUsd! })), `Retention against cost, ${runs.length} run${runs.length === 1 ? '' : 's'}, priced as ${priceModel}`));
     if (!values.json) io.stderr(`wrote ${plot}\n`);
   }
-  const silent = summarizer !== undefined && results.some((result) => result.summarizerCalls > 0) && results.every((result) => result.summarizerCalls === result.summarizerFailures);
+  // The named summarizer never answered: calls failed and none came back (the priced offline notes aside).
+  const silent = summarizer !== undefined && results.some((result) => result.summarizerFailures > 0) && results.every((result) => result.summarizerCalls === result.offlineNotes);
   if (values.json) {
     const json = results.map(({ violations, outputTokens: _output, ...rest }) => ({ ...rest, ...(values.check ? { violations } : {}) }));
     io.stdout(`${JSON.stringify({ runs: json.map(({ file, ...rest }) => ({ file, ...rest })), totals }, null, 2)}\n`);
@@ -333,7 +334,7 @@ export async function simulateCommand(files: readonly string[], values: CommandV
         formatNumber(result.peakInputTokens),
         formatNumber(result.totalInputTokens),
         `${formatNumber(result.cachedPrefixTokens)} (${formatPercent(result.totalInputTokens ? result.cachedPrefixTokens / result.totalInputTokens : 0)})`,
-        result.summarizerFailures > 0 ? `${result.summarizerCalls} (${result.summarizerFailures} failed)` : String(result.summarizerCalls),
+        result.summarizerFailures > 0 ? `${result.summarizerCalls} (+${result.summarizerFailures} failed)` : String(result.summarizerCalls),
         formatShare(result.retention),
         formatShare(result.farRetention),
         result.estimatedCostUsd === undefined ? '-' : `$${result.estimatedCostUsd.toFixed(2)}`,

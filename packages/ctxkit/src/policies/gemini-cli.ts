@@ -54,6 +54,15 @@ export const geminiCliPolicy: ReplayPolicyFactory = (context) => {
     return `<tool_output_masked>\n${preview}\n\nOutput too large. Full output available at: tool-outputs/${message.toolCallId}.txt\n</tool_output_masked>`;
   });
   const masked = new Set<Message>();
+  const outputTokens = new WeakMap<Message, number>();
+  const tokensOf = (message: Message) => {
+    let tokens = outputTokens.get(message);
+    if (tokens === undefined) {
+      tokens = context.countText(textOf(message.content));
+      outputTokens.set(message, tokens);
+    }
+    return tokens;
+  };
   let failedCompression = false;
   return {
     async step(history) {
@@ -65,7 +74,7 @@ export const geminiCliPolicy: ReplayPolicyFactory = (context) => {
       for (let index = history.length - 2; index >= 0; index -= 1) {
         const message = history[index]!;
         if (message.role !== 'tool' || masked.has(message) || message.meta?.ctxkit?.kind === 'stub') continue;
-        const tokens = context.countText(textOf(message.content));
+        const tokens = tokensOf(message);
         if (protectedTokens < geminiCliDefaults.maskingProtectTokens) protectedTokens += tokens;
         else {
           maskable += tokens;
