@@ -12,6 +12,7 @@ export {
   type RecoverResult,
   type ReinjectionOptions,
 } from './context-manager.ts';
+export { type CompactionDepthOptions, createCompactionDepth } from './compaction-depth.ts';
 export type { BreakerSnapshot, ManagerEvent, RecoverAction, ReinjectedBlock, TierReport } from './events.ts';
 export { type ContextWindowOption, providerFor, resolveLimits } from './model-limits.ts';
 export { type ProtectedRegion, protectedRegion } from './protected-region.ts';
