@@ -12,6 +12,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import semver from 'semver';
 import { installRuntime, readRuntimes } from './install-runtimes.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -76,14 +77,14 @@ function installConsumer(packages, consumer) {
 export function runtimeCommands(names) {
   const pinned = readRuntimes();
   return names.map((name) => {
-    if (name === 'node') return { name: `node-${process.versions.node}`, command: (file) => [process.execPath, file] };
+    if (name === 'node') return { name: `node-${process.versions.node}`, node: process.versions.node, command: (file) => [process.execPath, file] };
     const spec = pinned[name];
     if (!spec) throw new Error(`[ctxkit:smoke] unknown runtime "${name}"; known: node, ${Object.keys(pinned).join(', ')}`);
     const binary = installRuntime(name, spec);
     const label = `${name.replace(/-\d+$/, '')}-${spec.version}`;
     if (name === 'deno') return { name: label, command: (file) => [binary, 'run', '--allow-all', '--quiet', '--node-modules-dir=manual', file] };
     if (name === 'bun') return { name: label, command: (file) => [binary, 'run', file] };
-    return { name: label, command: (file) => [binary, file] };
+    return { name: label, node: spec.version, command: (file) => [binary, file] };
   });
 }
 
@@ -108,11 +109,17 @@ function runOne(argv, cwd, timeoutMs) {
 
 /**
  * Runs every example on every runtime in `consumer` (a folder where the packages are installed), two at a
- * time, printing one line each as it finishes. Resolves to the results.
+ * time, printing one line each as it finishes; skips a Node that a package's `engines[name]` range refuses.
+ * Resolves to the results.
  */
-export async function runExamples({ consumer, packages, runtimes, log = console.log, timeoutMs = 120_000, parallel = Math.min(2, availableParallelism()) }) {
-  const jobs = runtimes.flatMap((runtime) => packages.map((name) => ({ runtime, name })));
+export async function runExamples({ consumer, packages, runtimes, engines = {}, log = console.log, timeoutMs = 120_000, parallel = Math.min(2, availableParallelism()) }) {
   const results = [];
+  // A Node its engines.node refuses is not supported, so not run (AI SDK 7 adapters need Node 22).
+  const refuses = (runtime, name) => runtime.node !== undefined && engines[name] !== undefined && !semver.satisfies(runtime.node, engines[name]);
+  for (const runtime of runtimes) {
+    for (const name of packages) if (refuses(runtime, name)) log(`SKIP  ${runtime.name.padEnd(13)} ${name.padEnd(28)} engines.node is "${engines[name]}"`);
+  }
+  const jobs = runtimes.flatMap((runtime) => packages.filter((name) => !refuses(runtime, name)).map((name) => ({ runtime, name })));
   let next = 0;
   const worker = async () => {
     while (next < jobs.length) {
@@ -168,7 +175,8 @@ async function main() {
       const fixtures = join(dir, 'src', '__fixtures__');
       if (existsSync(fixtures)) cpSync(fixtures, join(consumer, 'fixtures', basename(dir)), { recursive: true });
     }
-    const results = await runExamples({ consumer, packages: packages.map(({ name }) => name), runtimes });
+    const engines = Object.fromEntries(packages.map(({ name, manifest }) => [name, manifest.engines?.node]));
+    const results = await runExamples({ consumer, packages: packages.map(({ name }) => name), runtimes, engines });
     for (const difference of differingResults(results)) console.log(`FAIL  ${difference}`);
     const failed = results.filter((result) => !result.ok);
     const seconds = ((performance.now() - started) / 1000).toFixed(0);

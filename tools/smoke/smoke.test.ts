@@ -51,6 +51,15 @@ describe('runExamples', () => {
     expect(lines[1]).toContain('the documented result was 42, got 41');
   });
 
+  it('skips a Node that the package\'s engines refuse, and says so', async () => {
+    const lines: string[] = [];
+    const old = { ...node('node-20.20.2'), node: '20.20.2' };
+    const current = { ...node('node-22.23.5'), node: '22.23.5' };
+    const results = await runExamples({ consumer, packages: ['good'], runtimes: [old, current], engines: { good: '>=22' }, log: (line: string) => lines.push(line) });
+    expect(results.map((result) => result.runtime)).toEqual(['node-22.23.5']);
+    expect(lines[0]).toMatch(/^SKIP {2}node-20\.20\.2 +good +engines\.node is ">=22"$/);
+  });
+
   it('fails a package whose figures differ between runtimes, naming both', async () => {
     const fake = { name: 'other-runtime', command: (file: string) => ['/usr/bin/env', 'SMOKE_FAKE=changed', process.execPath, file] };
     const results = await runExamples({ consumer, packages: ['good', 'runtime'], runtimes: [node('node-test'), fake], log: () => {}, parallel: 2 });
