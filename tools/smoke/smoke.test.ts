@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { minVersion } from 'semver';
 import { describe, expect, it } from 'vitest';
 import { enginesProblems } from './engines.mjs';
@@ -70,6 +71,47 @@ describe('runExamples', () => {
     expect(differences[0]).toContain('figures plain');
     expect(differences[0]).toContain('figures changed');
     expect(results.filter((result) => !result.ok).map((result) => result.name)).toEqual(['runtime', 'runtime']);
+  });
+});
+
+/** Static imports of Node built-ins in the files an entry reaches through relative imports. */
+function nodeBuiltinsReached(entry: string): string[] {
+  const seen = new Set<string>();
+  const found = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/^(import|export)\s(type\s)?[^;]*?\sfrom\s+'([^']+)'/gm)) {
+      if (match[2]) continue; // type-only: erased, loads nothing
+      const specifier = match[3]!;
+      if (specifier.startsWith('.')) visit(join(dirname(file), specifier));
+      else if (specifier.startsWith('node:') || builtinModules.includes(specifier)) found.add(`${specifier} (${file.slice(file.indexOf('src/'))})`);
+    }
+  };
+  visit(entry);
+  return [...found];
+}
+
+describe('browser-safe entries', () => {
+  // A file store and a test kit are Node's by nature; every other entry must load in a browser, where a
+  // Node built-in is needed it is imported dynamically on the path that uses it.
+  const nodeOnly = ['@ctxkit/store', '@ctxkit/testkit'];
+
+  it('no package entry but the file store and the test kit imports a Node built-in statically', () => {
+    const offending = publishedPackages()
+      .filter(({ name }) => !nodeOnly.includes(name))
+      .map(({ name, dir }) => [name, nodeBuiltinsReached(join(dir, 'src', 'index.ts'))] as const)
+      .filter(([, builtins]) => builtins.length > 0);
+    expect(offending).toEqual([]);
+  });
+
+  it('finds a static Node import through re-exports', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ctxkit-browser-'));
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'src', 'index.ts'), "export { read } from './read.ts';\n");
+    writeFileSync(join(dir, 'src', 'read.ts'), "import { readFileSync } from 'node:fs';\nimport type { Stats } from 'fs';\nexport const read = () => readFileSync('x');\nexport const later = () => import('node:path');\n");
+    expect(nodeBuiltinsReached(join(dir, 'src', 'index.ts'))).toEqual(['node:fs (src/read.ts)']);
   });
 });
 
