@@ -1,6 +1,6 @@
 export interface PublishedPackage { name: string; dir: string; manifest: Record<string, unknown> }
 export interface SmokeRuntime { name: string; node?: string; command(file: string): string[] }
-export interface SmokeResult { runtime: string; name: string; ok: boolean; code: number | string | null; output: string; ms: number }
+export interface SmokeResult { runtime: string; name: string; ok: boolean; code: number | string | null; output: string; figures: string; ms: number }
 export function publishedPackages(repositoryRoot?: string): PublishedPackage[];
 export function exampleFileFor(name: string, dir?: string): string;
 export function preflight(packages: readonly { name: string; dir: string }[], dir?: string): string[];

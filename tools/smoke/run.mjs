@@ -91,18 +91,23 @@ export function runtimeCommands(names) {
 function runOne(argv, cwd, timeoutMs) {
   return new Promise((done) => {
     const started = performance.now();
+    // No FORCE_COLOR (Nx sets it): beside NO_COLOR it makes Node print a warning.
+    const { FORCE_COLOR: _forced, ...env } = process.env;
     const child = spawn(argv[0], argv.slice(1), {
       cwd,
-      env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1' },
+      env: { ...env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout.on('data', (chunk) => { output += chunk; });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => { output += chunk; stdout += chunk; });
     child.stderr.on('data', (chunk) => { output += chunk; });
     const timer = setTimeout(() => { output += `\n(killed after ${timeoutMs} ms)`; child.kill('SIGKILL'); }, timeoutMs);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      done({ ok: code === 0, code: code ?? signal, output: output.trim(), ms: Math.round(performance.now() - started) });
+      // The figures line is the last line the example printed on stdout; warnings on stderr never count.
+      const figures = stdout.trim().split('\n').at(-1) ?? '';
+      done({ ok: code === 0, code: code ?? signal, output: output.trim(), figures, ms: Math.round(performance.now() - started) });
     });
   });
 }
@@ -127,8 +132,7 @@ export async function runExamples({ consumer, packages, runtimes, engines = {}, 
       const file = join(consumer, basename(exampleFileFor(name)));
       const result = { runtime: runtime.name, name, ...(await runOne(runtime.command(file), consumer, timeoutMs)) };
       results.push(result);
-      const summary = result.output.split('\n').at(-1) ?? '';
-      if (result.ok) log(`PASS  ${runtime.name.padEnd(13)} ${name.padEnd(28)} ${String(result.ms).padStart(6)} ms  ${summary}`);
+      if (result.ok) log(`PASS  ${runtime.name.padEnd(13)} ${name.padEnd(28)} ${String(result.ms).padStart(6)} ms  ${result.figures}`);
       else log(`FAIL  ${runtime.name.padEnd(13)} ${name.padEnd(28)} exit ${result.code}\n${result.output.replace(/^/gm, '      ')}`);
     }
   };
@@ -146,10 +150,10 @@ export function differingResults(results) {
   const byPackage = new Map();
   for (const result of results) if (result.ok) byPackage.set(result.name, [...(byPackage.get(result.name) ?? []), result]);
   for (const [name, runs] of byPackage) {
-    const lines = new Set(runs.map((run) => run.output.split('\n').at(-1)));
+    const lines = new Set(runs.map((run) => run.figures));
     if (lines.size < 2) continue;
     for (const run of runs) run.ok = false;
-    differences.push(`${name}: different results across runtimes\n${runs.map((run) => `      ${run.runtime.padEnd(13)} ${run.output.split('\n').at(-1)}`).join('\n')}`);
+    differences.push(`${name}: different results across runtimes\n${runs.map((run) => `      ${run.runtime.padEnd(13)} ${run.figures}`).join('\n')}`);
   }
   return differences;
 }

@@ -37,6 +37,7 @@ describe('runExamples', () => {
   const consumer = mkdtempSync(join(tmpdir(), 'ctxkit-smoke-consumer-'));
   writeFileSync(join(consumer, 'good.mjs'), "console.log('figures 1 2 3');\n");
   writeFileSync(join(consumer, 'bad.mjs'), "console.log('started');\nthrow new Error('the documented result was 42, got 41');\n");
+  writeFileSync(join(consumer, 'warns.mjs'), "console.log('figures 1 2 3');\nconsole.error('(node:1) Warning: something on stderr');\n");
   writeFileSync(join(consumer, 'runtime.mjs'), "console.log('figures', process.env.SMOKE_FAKE ?? 'plain');\n");
   const node = (name: string) => ({ name, command: (file: string) => [process.execPath, file] });
 
@@ -59,6 +60,13 @@ describe('runExamples', () => {
     const results = await runExamples({ consumer, packages: ['good'], runtimes: [old, current], engines: { good: '>=22' }, log: (line: string) => lines.push(line) });
     expect(results.map((result) => result.runtime)).toEqual(['node-22.23.5']);
     expect(lines[0]).toMatch(/^SKIP {2}node-20\.20\.2 +good +engines\.node is ">=22"$/);
+  });
+
+  it('takes the figures from stdout, never from a warning on stderr', async () => {
+    const lines: string[] = [];
+    const results = await runExamples({ consumer, packages: ['warns'], runtimes: [node('node-test')], log: (line: string) => lines.push(line) });
+    expect(results[0]).toMatchObject({ ok: true, figures: 'figures 1 2 3' });
+    expect(lines[0]).toMatch(/ {2}figures 1 2 3$/);
   });
 
   it('fails a package whose figures differ between runtimes, naming both', async () => {
