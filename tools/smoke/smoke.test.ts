@@ -1,14 +1,23 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync as makeTemporary, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { minVersion } from 'semver';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { enginesProblems } from './engines.mjs';
 import { readRuntimes } from './install-runtimes.mjs';
 import { differingResults, exampleFileFor, preflight, publishedPackages, runExamples } from './run.mjs';
 
 const examples = join(import.meta.dirname, 'examples');
+const temporary: string[] = [];
+const mkdtempSync = (prefix: string) => {
+  const dir = makeTemporary(prefix);
+  temporary.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
 const floor = minVersion(JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')).engines.node)?.version ?? '';
 const testedNode = [process.versions.node, ...Object.entries(readRuntimes()).filter(([name]) => name.startsWith('node-')).map(([, spec]) => spec.version)];
 

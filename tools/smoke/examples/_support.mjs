@@ -3,7 +3,6 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export { assert };
@@ -12,8 +11,8 @@ export { assert };
 export const fixtureText = (folder, file) => readFileSync(join(import.meta.dirname, 'fixtures', folder, file), 'utf8');
 export const fixtureJson = (folder, file) => JSON.parse(fixtureText(folder, file));
 
-/** A new empty folder for a file store. */
-export const temporaryFolder = () => mkdtempSync(join(tmpdir(), 'ctxkit-smoke-store-'));
+/** A new empty folder for a file store, inside the smoke folder (removed with it). */
+export const temporaryFolder = () => mkdtempSync(join(import.meta.dirname, 'store-'));
 
 /**
  * An HTTP server on 127.0.0.1 answering `routes['METHOD /path']` (a function of the parsed JSON body, or a
