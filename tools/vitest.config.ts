@@ -1,3 +1,3 @@
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({ test: { include: ['*.test.ts', 'bench/*.test.ts'] } });
+export default defineConfig({ test: { include: ['*.test.ts', 'bench/*.test.ts', 'smoke/*.test.ts'] } });
