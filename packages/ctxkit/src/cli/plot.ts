@@ -13,6 +13,7 @@ export interface RetentionPoint {
 /**
  * Far retention against cost, one point per policy and window, as an SVG file a browser opens:
  * drawn with Vega-Lite (compiled and rendered headless by Vega), loaded only when a plot is asked for.
+ * A colour per policy, a shape per window; the label says when a peer ran at ctxkit's threshold (iso).
  * Policies that overflowed are drawn hollow: what they kept did not fit the window.
  */
 export async function retentionPlotSvg(points: readonly RetentionPoint[], title: string): Promise<string> {
@@ -25,7 +26,7 @@ export async function retentionPlotSvg(points: readonly RetentionPoint[], title:
   }));
   const spec = compile({
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: title, subtitle: 'far retention: share of the names the next move took from more than 4 messages back that the request still held' },
+    title: { text: title, subtitle: ['far retention: share of the names the next move took from more than 4 messages back that the request still held', 'hollow: the policy overflowed the window (its requests would be rejected); (iso): a peer run at ctxkit\'s threshold'] },
     width: 640,
     height: 420,
     data: { values },
@@ -35,9 +36,9 @@ export async function retentionPlotSvg(points: readonly RetentionPoint[], title:
         encoding: {
           x: { field: 'costUsd', type: 'quantitative', title: 'cost, summaries included (USD)', scale: { zero: false } },
           y: { field: 'farRetention', type: 'quantitative', title: 'far retention', axis: { format: '.0%' }, scale: { zero: false } },
-          color: { field: 'label', type: 'nominal', title: 'policy' },
+          color: { field: 'policy', type: 'nominal', title: 'policy' },
           shape: { field: 'windowLabel', type: 'nominal', title: 'window' },
-          fill: { condition: { test: 'datum.overflows === 0', field: 'label', type: 'nominal' }, value: 'transparent' },
+          fill: { condition: { test: 'datum.overflows === 0', field: 'policy', type: 'nominal' }, value: 'transparent' },
           tooltip: [{ field: 'label' }, { field: 'windowLabel' }, { field: 'costUsd', format: '$.2f' }, { field: 'farRetention', format: '.1%' }, { field: 'retention', format: '.1%' }, { field: 'overflows' }],
         },
       },
