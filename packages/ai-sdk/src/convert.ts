@@ -325,7 +325,7 @@ function convertOut(messages: readonly Message[], dialect: Dialect): LooseMessag
       while (index + 1 < messages.length) {
         const next = messages[index + 1]!;
         const nextCarried = carriedOf(next);
-        if (next.role !== 'tool' || nextCarried?.group !== carried.group || nextCarried.original !== original) break;
+        if (next.role !== 'tool' || nextCarried?.group !== carried.group) break;
         members.push({ message: next, carried: nextCarried });
         trailing = nextCarried.trailing ?? trailing;
         index += 1;
