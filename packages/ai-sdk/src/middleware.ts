@@ -6,7 +6,7 @@ import type {
   LanguageModelV4StreamResult,
 } from '@ai-sdk/provider';
 import { CtxkitError, type ErrorClassification, type Message } from '@ctxkit/core';
-import type { ContextManager, PrepareReport } from '@ctxkit/engine';
+import { type ContextManager, createHostHistory, type PrepareReport } from '@ctxkit/engine';
 import { createConversionCache, fromLanguageModelPrompt, toLanguageModelPrompt } from './convert.ts';
 import { usageFromLanguageModel } from './usage.ts';
 
@@ -58,6 +58,9 @@ export function ctxkitMiddleware(options: CtxkitMiddlewareOptions): LanguageMode
   // The ctxkit messages each prepared call sent: record() and recover() work on them.
   const sent = new WeakMap<LanguageModelV4CallOptions, readonly Message[]>();
   const cache = createConversionCache();
+  // The AI SDK resends the whole history every step; continue from what was sent last time.
+  const history = createHostHistory();
+  const hostOf = new WeakMap<LanguageModelV4CallOptions, readonly Message[]>();
 
   const record = (params: LanguageModelV4CallOptions, model: LanguageModelV4, usage: Parameters<typeof usageFromLanguageModel>[0]) => {
     const messages = sent.get(params);
@@ -80,6 +83,8 @@ export function ctxkitMiddleware(options: CtxkitMiddlewareOptions): LanguageMode
     if (recovered.action === 'retry' && recovered.messages) {
       const retryParams: LanguageModelV4CallOptions = { ...params, prompt: toLanguageModelPrompt(recovered.messages) };
       sent.set(retryParams, recovered.messages);
+      const host = hostOf.get(params);
+      if (host) history.remember(host, recovered.messages);
       return call(retryParams);
     }
     if (recovered.action === 'lower-output' && recovered.maxOutputTokens !== undefined) {
@@ -93,15 +98,18 @@ export function ctxkitMiddleware(options: CtxkitMiddlewareOptions): LanguageMode
   return {
     specificationVersion: 'v4',
     transformParams: async ({ params, model }) => {
-      const messages = fromLanguageModelPrompt(params.prompt, cache);
+      const converted = fromLanguageModelPrompt(params.prompt, cache);
+      const messages = history.continue(converted);
       const prepared = await manager.prepare(messages, {
         model: modelOf(model),
         ...(params.tools ? { tools: params.tools } : {}),
         ...(params.abortSignal ? { signal: params.abortSignal } : {}),
       });
       options.onPrepare?.(prepared.report);
-      const next: LanguageModelV4CallOptions = { ...params, prompt: prepared.messages === messages ? params.prompt : toLanguageModelPrompt(prepared.messages) };
+      history.remember(converted, prepared.messages);
+      const next: LanguageModelV4CallOptions = { ...params, prompt: prepared.messages === converted ? params.prompt : toLanguageModelPrompt(prepared.messages) };
       sent.set(next, prepared.messages);
+      hostOf.set(next, converted);
       return next;
     },
     wrapGenerate: async ({ doGenerate, params, model }) => {

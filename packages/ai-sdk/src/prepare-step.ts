@@ -1,5 +1,5 @@
 import { CtxkitError, type Message } from '@ctxkit/core';
-import type { ContextManager, PrepareReport } from '@ctxkit/engine';
+import { type ContextManager, createHostHistory, type PrepareReport } from '@ctxkit/engine';
 import type { LanguageModel, ModelMessage, StepResult, ToolSet } from 'ai';
 import { createConversionCache, fromModelMessages, toModelMessages } from './convert.ts';
 import { usageFromStep } from './usage.ts';
@@ -55,6 +55,7 @@ export function ctxkitPrepareStep(manager: ContextManager, options: CtxkitPrepar
     throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'ai-sdk', message: 'ctxkitPrepareStep needs a context manager from createCtxkit or createContextManager' });
   }
   const cache = createConversionCache();
+  const history = createHostHistory();
   let system: { text: string; message: Message } | undefined;
   let lastSent: { messages: readonly Message[]; model: string } | undefined;
   return async ({ steps, model, messages, instructions, abortSignal }) => {
@@ -67,12 +68,14 @@ export function ctxkitPrepareStep(manager: ContextManager, options: CtxkitPrepar
     if (text !== undefined && system?.text !== text) system = { text, message: { role: 'system', content: text } };
     const converted = fromModelMessages(messages, cache);
     const withSystem: Message[] = text !== undefined && system && converted[0]?.role !== 'system' ? [system.message, ...converted] : converted;
-    const prepared = await manager.prepare(withSystem, {
+    const input = history.continue(withSystem);
+    const prepared = await manager.prepare(input, {
       model: modelId,
       ...(options.tools ? { tools: options.tools } : {}),
       ...(abortSignal ? { signal: abortSignal } : {}),
     });
     options.onPrepare?.(prepared.report);
+    history.remember(withSystem, prepared.messages);
     lastSent = { messages: prepared.messages, model: modelId };
     if (prepared.messages === withSystem) return { messages };
     const back = withSystem === converted ? prepared.messages : prepared.messages.slice(1);

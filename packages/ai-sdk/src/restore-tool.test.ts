@@ -20,7 +20,7 @@ const toolResultText = (prompt: LanguageModelV4Prompt, id: string) => {
 
 describe('restoreTool', () => {
   it('gives the model back, byte for byte, a tool result ctxkit archived as a stub', async () => {
-    const manager = createCtxkit({ model: 'mock-provider:mock-model-id', contextWindow: 16_000, maxOutputTokens: 1_024, editedFiles: false });
+    const manager = createCtxkit({ model: 'mock-provider:mock-model-id', contextWindow: 32_000, maxOutputTokens: 1_024, editedFiles: false, microcompact: { keepRecent: 1 } });
     const original = await readFile.execute!({ path: 'src/module-1.ts' }, { toolCallId: 'x', messages: [] } as never);
     let handle: string | undefined;
     let restored: string | undefined;

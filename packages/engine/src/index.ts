@@ -13,6 +13,7 @@ export {
   type ReinjectionOptions,
 } from './context-manager.ts';
 export type { BreakerSnapshot, ManagerEvent, RecoverAction, ReinjectedBlock, TierReport } from './events.ts';
+export { createHostHistory, type HostHistory } from './host-history.ts';
 export { type ContextWindowOption, providerFor, resolveLimits } from './model-limits.ts';
 export { type ProtectedRegion, protectedRegion } from './protected-region.ts';
 export { collectReinjection, fairCap, type ReinjectionResult, reinjectionHeader } from './reinjection.ts';

@@ -1,5 +1,5 @@
 import { CtxkitError, type ErrorClassification, type Message } from '@ctxkit/core';
-import type { ContextManager, PrepareReport } from '@ctxkit/engine';
+import { type ContextManager, createHostHistory, type PrepareReport } from '@ctxkit/engine';
 import type { BaseMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 import { createConversionCache, fromBaseMessages, toBaseMessages } from './convert.ts';
@@ -48,6 +48,8 @@ export function ctxkitMiddleware(options: CtxkitMiddlewareOptions) {
     throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'langchain', message: 'ctxkitMiddleware needs { manager }: a context manager from createCtxkit or createContextManager' });
   }
   const cache = createConversionCache();
+  // The agent's state keeps the whole history; continue from what was sent last time.
+  const history = createHostHistory();
   // The system prompt as one object while it stays the same: the meter counts by identity.
   let system: { text: string; message: Message } | undefined;
   return createMiddleware({
@@ -58,7 +60,8 @@ export function ctxkitMiddleware(options: CtxkitMiddlewareOptions) {
       if (text && system?.text !== text) system = { text, message: { role: 'system', content: text } };
       const converted = fromBaseMessages(request.messages, cache);
       const withSystem = text && system && converted[0]?.role !== 'system' ? [system.message, ...converted] : converted;
-      const prepared = await manager.prepare(withSystem, { model });
+      const prepared = await manager.prepare(history.continue(withSystem), { model });
+      history.remember(withSystem, prepared.messages);
       options.onPrepare?.(prepared.report);
       const back = (list: readonly Message[]): BaseMessage[] => toBaseMessages(withSystem === converted ? list : list.slice(1));
       const call = async (sent: readonly Message[]) => {
@@ -74,6 +77,7 @@ export function ctxkitMiddleware(options: CtxkitMiddlewareOptions) {
         if (recovered.report) options.onPrepare?.(recovered.report);
         if (recovered.action !== 'retry' || !recovered.messages) throw error;
         const retry = recovered.messages;
+        history.remember(withSystem, retry);
         // A compaction that folded the system prompt away never happens (it stays first), but check.
         if (withSystem !== converted && retry[0]?.role !== 'system') throw error;
         return call(retry);
