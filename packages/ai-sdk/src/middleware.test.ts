@@ -1,9 +1,10 @@
 import { CtxkitError } from '@ctxkit/core';
 import { createCtxkit } from 'ctxkit';
 import { generateText, stepCountIs, streamText, wrapLanguageModel } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { readFile, scriptedAgent, systemPrompt } from './__fixtures__/scripted-agent.ts';
-import { ctxkitMiddleware } from './middleware.ts';
+import { ctxkitMiddleware, modelIdOf } from './middleware.ts';
 import { restoreTool } from './restore-tool.ts';
 
 const window = 16_000;
@@ -119,6 +120,14 @@ describe('ctxkitMiddleware in a real AI SDK tool loop', () => {
     const models: string[] = [];
     await generateText({ model: wrapLanguageModel({ model: agent.model, middleware: ctxkitMiddleware({ manager, onPrepare: (report) => models.push(report.model) }) }), prompt: 'hi' });
     expect(models).toEqual(['mock-provider:mock-model-id']);
+  });
+
+  it('names the model as ctxkit provider plugins are named', () => {
+    const named = (provider: string, modelId: string) => modelIdOf(new MockLanguageModelV4({ provider, modelId }));
+    expect(named('openai.responses', 'gpt-4o')).toBe('openai:gpt-4o');
+    expect(named('anthropic.messages', 'claude-sonnet-4-5')).toBe('anthropic:claude-sonnet-4-5');
+    expect(named('google.generative-ai', 'gemini-2.5-pro')).toBe('gemini:gemini-2.5-pro');
+    expect(named('ollama', 'qwen3:8b')).toBe('ollama:qwen3:8b');
   });
 
   it('rejects a missing manager with a typed error', () => {

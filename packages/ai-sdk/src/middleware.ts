@@ -16,7 +16,7 @@ export interface CtxkitMiddlewareOptions {
   manager: ContextManager;
   /**
    * The model id the manager looks the window up by (`openai:gpt-4o`), or a function of the wrapped model.
-   * @default `${model.provider}:${model.modelId}` of the wrapped model
+   * @default {@link modelIdOf} the wrapped model: `openai:gpt-4o` for `openai('gpt-4o')`
    */
   model?: string | ((model: LanguageModelV4) => string);
   /**
@@ -28,9 +28,17 @@ export interface CtxkitMiddlewareOptions {
   onPrepare?: (report: PrepareReport) => void;
 }
 
-/** The model id a wrapped model has for ctxkit: `provider:modelId`. */
+// AI SDK provider names whose ctxkit provider plugin has another id.
+const providerAliases: Record<string, string> = { google: 'gemini', 'google-vertex': 'gemini' };
+
+/**
+ * The model id a wrapped model has for ctxkit: `provider:modelId`, the provider named as ctxkit's provider
+ * plugins are (`openai.responses` → `openai`, `anthropic.messages` → `anthropic`, `google.generative-ai` → `gemini`).
+ * @example modelIdOf(openai('gpt-4o')) // 'openai:gpt-4o'
+ */
 export function modelIdOf(model: LanguageModelV4): string {
-  return `${model.provider}:${model.modelId}`;
+  const provider = model.provider.split('.')[0] ?? model.provider;
+  return `${providerAliases[provider] ?? provider}:${model.modelId}`;
 }
 
 /**

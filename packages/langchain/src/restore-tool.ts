@@ -1,7 +1,7 @@
 import { CtxkitError, type StorePlugin } from '@ctxkit/core';
 import type { ContextManager } from '@ctxkit/engine';
 import { createRestoreHandler, restoreToolResultTool } from '@ctxkit/tier-microcompact';
-import { type DynamicStructuredTool, tool } from '@langchain/core/tools';
+import { type StructuredToolInterface, tool } from '@langchain/core/tools';
 
 /** Options for {@link restoreTool}. */
 export interface RestoreToolOptions {
@@ -18,7 +18,7 @@ export interface RestoreToolOptions {
  * const agent = createAgent({ model, tools: [...tools, restoreTool(manager)], middleware: [ctxkitMiddleware({ manager })] });
  * ```
  */
-export function restoreTool(manager: ContextManager, options: RestoreToolOptions = {}): DynamicStructuredTool {
+export function restoreTool(manager: ContextManager, options: RestoreToolOptions = {}): StructuredToolInterface {
   const store = options.store ?? (manager?.registry?.all('store')[0] as StorePlugin | undefined);
   if (!store) {
     throw new CtxkitError({
@@ -32,5 +32,5 @@ export function restoreTool(manager: ContextManager, options: RestoreToolOptions
     name: restoreToolResultTool.name,
     description: restoreToolResultTool.description,
     schema: structuredClone(restoreToolResultTool.inputSchema) as never,
-  }) as unknown as DynamicStructuredTool;
+  }) as unknown as StructuredToolInterface;
 }
