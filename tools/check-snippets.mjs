@@ -10,7 +10,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const snippetFolder = '.readme-snippets';
+// Per process, so two checks at once (a watch run beside CI) do not write over each other.
+const snippetFolder = `.readme-snippets-${process.pid}`;
 
 /**
  * The TypeScript blocks of a markdown text: fenced with ```ts or ```typescript (info words after the
