@@ -26,6 +26,19 @@ describe('ctxkitMiddleware in a real createAgent loop', () => {
     expect(result.messages.length).toBe(1 + 2 * (steps - 1) + 1);
   });
 
+  it('agent.stream: a streamed 60-step run keeps the same guarantees', async () => {
+    const manager = newManager();
+    const model = new ScriptedChatModel({ steps: 60 });
+    const agent = createAgent({ model, tools: [readFile, restoreTool(manager)], systemPrompt, middleware: [ctxkitMiddleware({ manager })] });
+    let updates = 0;
+    for await (const _chunk of await agent.stream({ messages: [new HumanMessage('Find where the port is configured.')] }, { recursionLimit: 1_000, streamMode: 'updates' })) updates += 1;
+    expect(updates).toBeGreaterThanOrEqual(2 * 59);
+    expect(model.observations).toHaveLength(60);
+    expect(Math.max(...model.observations.map((seen) => seen.tokens))).toBeLessThanOrEqual(window);
+    expect(model.observations.every((seen) => seen.systemFirst)).toBe(true);
+    expect(model.observations.flatMap((seen) => seen.unpaired)).toEqual([]);
+  });
+
   it('without the middleware the same loop goes over the window (the test can fail)', async () => {
     const model = new ScriptedChatModel({ steps: 20 });
     const agent = createAgent({ model, tools: [readFile], systemPrompt });
