@@ -144,9 +144,14 @@ function checkMessage(message: unknown, index: number): asserts message is Loose
   }
 }
 
+// Messages exactly as the conversion made them: unchanged by construction, no need to compare content.
+const pristine = new WeakSet<Message>();
+
 function withCarried(message: Message, change: Partial<AiSdkCarried>): Message {
   const carried = message.meta!.aiSdk as AiSdkCarried;
-  return { ...message, meta: { ...message.meta, aiSdk: { ...carried, ...change } } } as Message;
+  const copy = { ...message, meta: { ...message.meta, aiSdk: { ...carried, ...change } } } as Message;
+  if (pristine.has(message)) pristine.add(copy);
+  return copy;
 }
 
 // The ctxkit messages one AI SDK message becomes (none for a tool message of approval responses only).
@@ -177,9 +182,10 @@ function convertOne(message: LooseMessage, index: number, first: boolean): Messa
   }
 }
 
-// A key for an AI SDK message's content: equal keys convert to the same ctxkit messages.
+// A key for an AI SDK message's content: equal keys convert to the same ctxkit messages. Plain JSON (a
+// replacer function would make it several times slower); bytes serialize index by index, URLs as their href.
 function keyOf(message: LooseMessage, index: number, first: boolean): string {
-  return `${index}:${first}:${JSON.stringify(message, (_key, value) => (value instanceof Uint8Array ? `bytes:${base64(value)}` : value instanceof URL ? `url:${value.href}` : value))}`;
+  return `${index}:${first}:${JSON.stringify(message)}`;
 }
 
 /**
@@ -187,30 +193,39 @@ function keyOf(message: LooseMessage, index: number, first: boolean): string {
  * step) converts to the same ctxkit object: the meter counts by identity, and only new messages cost.
  */
 export interface ConversionCache {
-  entries: Map<string, Message[]>;
+  /** Per position of the last conversion: the message's key and what it became (compared by position, not hashed). */
+  keys: string[];
+  converted: Message[][];
+  /** The same message object seen again (a host that keeps its message objects): no key to compute. */
+  seen: WeakMap<object, { key: string; converted: Message[] }>;
 }
 
 /** A cache for {@link fromLanguageModelPrompt} / {@link fromModelMessages}: one per conversation. */
 export function createConversionCache(): ConversionCache {
-  return { entries: new Map() };
+  return { keys: [], converted: [], seen: new WeakMap() };
 }
 
 function convertIn(messages: readonly unknown[], dialect: Dialect, cache?: ConversionCache): Message[] {
   if (!Array.isArray(messages)) throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `expected an array of ${dialect === 'prompt' ? 'prompt' : 'model'} messages, got ${json(messages)}` });
   const out: Message[] = [];
-  const entries = new Map<string, Message[]>();
+  const keys: string[] = [];
+  const conversions: Message[][] = [];
   let leading: LooseMessage[] = [];
   messages.forEach((message, index) => {
     checkMessage(message, index);
     const first = out.length === 0 && leading.length === 0;
     let converted: Message[];
     if (cache) {
-      const key = keyOf(message, index, first);
-      converted = cache.entries.get(key) ?? convertOne(message, index, first);
-      entries.set(key, converted);
+      const seen = cache.seen.get(message);
+      const key = seen && seen.key.startsWith(`${index}:${first}:`) ? seen.key : keyOf(message, index, first);
+      converted = (seen?.key === key ? seen.converted : undefined) ?? (cache.keys[index] === key ? cache.converted[index] : undefined) ?? convertOne(message, index, first);
+      keys[index] = key;
+      conversions[index] = converted;
+      cache.seen.set(message, { key, converted });
     } else {
       converted = convertOne(message, index, first);
     }
+    for (const made of converted) pristine.add(made);
     if (converted.length === 0) {
       // Approval responses only: ctxkit has no shape for them; they travel on the message before (or after).
       const previous = out.at(-1);
@@ -224,7 +239,10 @@ function convertIn(messages: readonly unknown[], dialect: Dialect, cache?: Conve
     }
     out.push(...converted);
   });
-  if (cache) cache.entries = entries;
+  if (cache) {
+    cache.keys = keys;
+    cache.converted = conversions;
+  }
   if (leading.length > 0) {
     throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: 'a prompt of tool approval responses only has nothing ctxkit can prepare; send at least one system, user or assistant message' });
   }
@@ -247,6 +265,7 @@ function projection(original: LooseMessage): string[] {
   return cached;
 }
 function unchanged(message: Message, carried: AiSdkCarried): boolean {
+  if (pristine.has(message)) return true;
   const projected = projection(carried.original);
   const expected = carried.part === undefined ? projected[0] : projected[resultOrdinal(carried)];
   const actual = fingerprint(message);
