@@ -217,7 +217,7 @@ function convertIn(messages: readonly unknown[], dialect: Dialect, cache?: Conve
     let converted: Message[];
     if (cache) {
       const seen = cache.seen.get(message);
-      const key = seen && seen.key.startsWith(`${index}:${first}:`) ? seen.key : keyOf(message, index, first);
+      const key = seen?.key.startsWith(`${index}:${first}:`) ? seen.key : keyOf(message, index, first);
       converted = (seen?.key === key ? seen.converted : undefined) ?? (cache.keys[index] === key ? cache.converted[index] : undefined) ?? convertOne(message, index, first);
       keys[index] = key;
       conversions[index] = converted;
