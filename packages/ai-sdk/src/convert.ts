@@ -200,7 +200,10 @@ export interface ConversionCache {
   seen: WeakMap<object, { key: string; converted: Message[] }>;
 }
 
-/** A cache for {@link fromLanguageModelPrompt} / {@link fromModelMessages}: one per conversation. */
+/**
+ * A cache for {@link fromLanguageModelPrompt} / {@link fromModelMessages}: one per conversation. Messages are
+ * treated as values: an object seen before converts to what it became then, so edit by replacing, not in place.
+ */
 export function createConversionCache(): ConversionCache {
   return { keys: [], converted: [], seen: new WeakMap() };
 }
