@@ -14,6 +14,7 @@ export {
 } from './context-manager.ts';
 export { type CompactionDepthOptions, createCompactionDepth } from './compaction-depth.ts';
 export type { BreakerSnapshot, ManagerEvent, RecoverAction, ReinjectedBlock, TierReport } from './events.ts';
+export { createHostHistory, type HostHistory } from './host-history.ts';
 export { type ContextWindowOption, providerFor, resolveLimits } from './model-limits.ts';
 export { type ProtectedRegion, protectedRegion } from './protected-region.ts';
 export { createSummarizerGuard, type GuardedCompaction, type SummarizerGuardOptions, type SummarizerReport } from './summarizer-guard.ts';

@@ -1,0 +1,87 @@
+import { CtxkitError, type ErrorClassification, type Message } from '@ctxkit/core';
+import { type ContextManager, createHostHistory, type PrepareReport } from '@ctxkit/engine';
+import type { BaseMessage } from '@langchain/core/messages';
+import { createMiddleware } from 'langchain';
+import { createConversionCache, fromBaseMessages, toBaseMessages } from './convert.ts';
+import { usageFromMessage } from './usage.ts';
+
+/** Options for {@link ctxkitMiddleware}. */
+export interface CtxkitMiddlewareOptions {
+  /** The manager of this agent run (one per conversation). */
+  manager: ContextManager;
+  /**
+   * The model id the manager looks the window up by (`openai:gpt-4o`).
+   * @default `${model._llmType()}:${model.model}` of the agent's chat model
+   */
+  model?: string;
+  /**
+   * What a failed call means, for `manager.recover` (e.g. `classifyError` from @ctxkit/provider-utils).
+   * @default the error as it is: the manager asks the registered provider of the model to classify it
+   */
+  classifyError?: (error: unknown) => ErrorClassification;
+  /** Called with each prepare's report. */
+  onPrepare?: (report: PrepareReport) => void;
+}
+
+/** The model id of a LangChain chat model for ctxkit: `llmType:model`. */
+export function modelIdOf(model: unknown): string {
+  const chat = model as { _llmType?: () => string; model?: unknown; modelName?: unknown; getName?: () => string };
+  const provider = typeof chat?._llmType === 'function' ? chat._llmType() : 'langchain';
+  const name = typeof chat?.model === 'string' ? chat.model : typeof chat?.modelName === 'string' ? chat.modelName : typeof chat?.getName === 'function' ? chat.getName() : 'unknown';
+  return `${provider}:${name}`;
+}
+
+/**
+ * A LangChain.js v1 agent middleware (for `createAgent({ middleware })`) that keeps every model call inside
+ * the window: it prepares the request's messages with the manager (`wrapModelCall`; the agent's state keeps
+ * the full history), records `usage_metadata`, and on an error asks `manager.recover`, retrying once with
+ * the compacted messages when it was an overflow.
+ * @throws CtxkitError INVALID_ARGUMENT when `manager` is missing
+ * @example
+ * ```ts
+ * const agent = createAgent({ model, tools: [...tools, restoreTool(manager)], middleware: [ctxkitMiddleware({ manager })] });
+ * ```
+ */
+export function ctxkitMiddleware(options: CtxkitMiddlewareOptions) {
+  const manager = options?.manager;
+  if (!manager || typeof manager.prepare !== 'function' || typeof manager.record !== 'function') {
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'langchain', message: 'ctxkitMiddleware needs { manager }: a context manager from createCtxkit or createContextManager' });
+  }
+  const cache = createConversionCache();
+  // The agent's state keeps the whole history; continue from what was sent last time.
+  const history = createHostHistory();
+  // The system prompt as one object while it stays the same: the meter counts by identity.
+  let system: { text: string; message: Message } | undefined;
+  return createMiddleware({
+    name: 'CtxkitMiddleware',
+    wrapModelCall: async (request, handler) => {
+      const model = options.model ?? modelIdOf(request.model);
+      const text = request.systemPrompt;
+      if (text && system?.text !== text) system = { text, message: { role: 'system', content: text } };
+      const converted = fromBaseMessages(request.messages, cache);
+      const withSystem = text && system && converted[0]?.role !== 'system' ? [system.message, ...converted] : converted;
+      const prepared = await manager.prepare(history.continue(withSystem), { model });
+      history.remember(withSystem, prepared.messages);
+      options.onPrepare?.(prepared.report);
+      const back = (list: readonly Message[]): BaseMessage[] => toBaseMessages(withSystem === converted ? list : list.slice(1));
+      const call = async (sent: readonly Message[]) => {
+        const response = await handler({ ...request, messages: sent === withSystem ? request.messages : back(sent) });
+        const usage = usageFromMessage(response);
+        if (usage) manager.record({ model, usage, messageCount: sent.length, messages: sent });
+        return response;
+      };
+      try {
+        return await call(prepared.messages);
+      } catch (error) {
+        const recovered = await manager.recover(prepared.messages, options.classifyError ? options.classifyError(error) : error, { model });
+        if (recovered.report) options.onPrepare?.(recovered.report);
+        if (recovered.action !== 'retry' || !recovered.messages) throw error;
+        const retry = recovered.messages;
+        history.remember(withSystem, retry);
+        // A compaction that folded the system prompt away never happens (it stays first), but check.
+        if (withSystem !== converted && retry[0]?.role !== 'system') throw error;
+        return call(retry);
+      }
+    },
+  });
+}

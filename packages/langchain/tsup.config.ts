@@ -1,0 +1,3 @@
+import { createTsupConfig } from '../../tools/tsup.preset.ts';
+
+export default createTsupConfig();

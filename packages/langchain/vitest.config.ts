@@ -1,0 +1,3 @@
+import { createVitestConfig } from '../../tools/vitest.preset.ts';
+
+export default createVitestConfig();

@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// Typechecks every ```ts block of README.md and packages/*/README.md under the repository's strict
+// tsconfig, so a README example cannot drift from the API. Each block is a module of its own, written
+// beside the README it comes from (so it resolves that package's dependencies, and the repository's
+// packages from source), and checked in one TypeScript program. Errors are reported at the README line.
+// Run: `node tools/check-snippets.mjs [README paths...]`; exit code 1 when a snippet does not compile.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+// Per process, so two checks at once (a watch run beside CI) do not write over each other.
+const snippetFolder = `.readme-snippets-${process.pid}`;
+
+/**
+ * The TypeScript blocks of a markdown text: fenced with ```ts or ```typescript (info words after the
+ * language are allowed; a block marked `no-check` is skipped), each with the line its code starts on (1-based)
+ * and its prelude: declarations of what the reader already has (`history`, a `response`), given in an HTML
+ * comment right above the fence, `<!-- snippet-prelude: declare const history: Message[]; -->`, which
+ * the rendered page does not show.
+ * @param {string} markdown
+ * @returns {{ line: number, code: string, prelude: string }[]}
+ */
+export function extractSnippets(markdown) {
+  const lines = markdown.split('\n');
+  const snippets = [];
+  for (let index = 0; index < lines.length; index++) {
+    const open = /^(\s*)(`{3,}|~{3,})\s*(ts|typescript)\b(.*)$/.exec(lines[index]);
+    if (!open) continue;
+    const [, indent, fence, , info] = open;
+    const body = [];
+    let end = index + 1;
+    while (end < lines.length && !(lines[end].trim().startsWith(fence) && lines[end].trim().replace(/[`~]/g, '') === '')) {
+      body.push(lines[end].startsWith(indent) ? lines[end].slice(indent.length) : lines[end]);
+      end++;
+    }
+    const before = /^\s*<!--\s*snippet-prelude:([\s\S]*?)-->\s*$/.exec(lines[index - 1] ?? '');
+    if (!/\bno-check\b/.test(info)) snippets.push({ line: index + 2, code: body.join('\n'), prelude: before ? before[1].trim() : '' });
+    index = end;
+  }
+  return snippets;
+}
+
+/** The READMEs checked by default: the repository's and every package's. */
+export function defaultReadmes() {
+  const packages = join(root, 'packages');
+  return [join(root, 'README.md'), ...readdirSync(packages).map((name) => join(packages, name, 'README.md')).filter((path) => existsSync(path))];
+}
+
+// The root README's snippets import the adapters and the frameworks: they resolve from tools/, whose
+// devDependencies hold them. A package README's snippets resolve from the package.
+function folderFor(readme) {
+  return resolve(dirname(readme)) === root ? join(root, 'tools') : dirname(readme);
+}
+
+/**
+ * Typechecks the snippets of the given READMEs. Returns one line per error, `path:line:column: message`,
+ * pointing into the README.
+ * @param {string[]} readmes absolute paths
+ * @returns {{ snippets: number, errors: string[] }}
+ */
+export function checkSnippets(readmes = defaultReadmes()) {
+  const files = new Map();
+  const folders = new Set();
+  try {
+    for (const readme of readmes) {
+      const folder = join(folderFor(readme), snippetFolder);
+      extractSnippets(readFileSync(readme, 'utf8')).forEach((snippet, index) => {
+        if (!folders.has(folder)) {
+          rmSync(folder, { recursive: true, force: true });
+          mkdirSync(folder, { recursive: true });
+          folders.add(folder);
+        }
+        const file = join(folder, `${relative(root, readme).replace(/[\\/]/g, '_').replace(/\.md$/, '')}-${index + 1}.ts`);
+        // `export {}` makes each block a module: top-level await works, and names do not clash across blocks.
+        // The prelude goes on the block's first line, after its imports would be hoisted anyway, so line numbers hold.
+        writeFileSync(file, `${snippet.prelude ? `${snippet.prelude} ` : ''}${snippet.code}\nexport {};\n`);
+        files.set(file, { readme, line: snippet.line });
+      });
+    }
+    if (files.size === 0) return { snippets: 0, errors: [] };
+    const config = join(root, 'tools', snippetFolder, 'tsconfig.json');
+    mkdirSync(dirname(config), { recursive: true });
+    folders.add(dirname(config));
+    // First-party packages resolve from source wherever the snippet sits (a README may show a neighbour package).
+    const paths = { ctxkit: ['../../packages/ctxkit/src/index.ts'], '@ctxkit/*': ['../../packages/*/src/index.ts'] };
+    writeFileSync(config, JSON.stringify({ extends: '../../tsconfig.base.json', compilerOptions: { noEmit: true, paths }, files: [...files.keys()] }));
+    let output = '';
+    try {
+      execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--pretty', 'false'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (error) {
+      output = `${error.stdout ?? ''}${error.stderr ?? ''}`;
+      if (!output.trim()) throw error;
+    }
+    const errors = [];
+    for (const line of output.split('\n')) {
+      const match = /^(.+?)\((\d+),(\d+)\): (error .*)$/.exec(line.trim());
+      if (!match) {
+        if (line.trim() && !line.startsWith(' ')) errors.push(line.trim());
+        else if (errors.length > 0 && line.trim()) errors[errors.length - 1] += ` ${line.trim()}`;
+        continue;
+      }
+      const source = files.get(resolve(root, match[1]));
+      errors.push(source ? `${relative(root, source.readme)}:${source.line + Number(match[2]) - 1}:${match[3]}: ${match[4]}` : `${match[1]}:${match[2]}:${match[3]}: ${match[4]}`);
+    }
+    return { snippets: files.size, errors };
+  } finally {
+    for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const paths = process.argv.slice(2).map((path) => resolve(path));
+  const { snippets, errors } = checkSnippets(paths.length > 0 ? paths : undefined);
+  for (const error of errors) console.error(error);
+  console.log(`[ctxkit:check-snippets] ${snippets} README snippets, ${errors.length} errors`);
+  process.exitCode = errors.length > 0 ? 1 : 0;
+}

@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkSnippets, extractSnippets } from './check-snippets.mjs';
+
+const fence = '```';
+
+describe('extractSnippets', () => {
+  it('finds ts and typescript blocks with the line their code starts on, and skips other languages and no-check', () => {
+    const markdown = ['# Title', '', `${fence}ts`, 'const a = 1;', fence, '', `${fence}sh`, 'npm test', fence, `${fence}typescript title="x"`, 'const b = 2;', 'const c = 3;', fence, `${fence}ts no-check`, 'broken(', fence].join('\n');
+    expect(extractSnippets(markdown)).toEqual([
+      { line: 4, code: 'const a = 1;', prelude: '' },
+      { line: 11, code: 'const b = 2;\nconst c = 3;', prelude: '' },
+    ]);
+  });
+
+  it('reads the prelude from an HTML comment right above the fence, and only from there', () => {
+    const markdown = ['<!-- snippet-prelude: declare const history: string[]; -->', `${fence}ts`, 'history.length;', fence, '<!-- snippet-prelude: declare const x: 1; -->', '', `${fence}ts`, 'x;', fence].join('\n');
+    expect(extractSnippets(markdown)).toEqual([
+      { line: 3, code: 'history.length;', prelude: 'declare const history: string[];' },
+      { line: 8, code: 'x;', prelude: '' },
+    ]);
+  });
+
+  it('reads indented blocks (inside a list) without their indentation', () => {
+    expect(extractSnippets(['- step', `  ${fence}ts`, '  const a = 1;', `  ${fence}`].join('\n'))).toEqual([{ line: 3, code: 'const a = 1;', prelude: '' }]);
+  });
+});
+
+describe('checkSnippets', () => {
+  const folder = mkdtempSync(join(import.meta.dirname, '.readme-snippets-test-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('reports a type error at its README line and column, and passes a correct block', { timeout: 120_000 }, () => {
+    const readme = join(folder, 'README.md');
+    writeFileSync(
+      readme,
+      [
+        '# Example',
+        `${fence}ts`,
+        "import { textOf } from '@ctxkit/core';",
+        "const text: string = textOf('hi');",
+        fence,
+        '',
+        `${fence}ts`,
+        "import { textOf } from '@ctxkit/core';",
+        'const count: number = textOf([]);',
+        fence,
+        '<!-- snippet-prelude: declare const history: import("@ctxkit/core").Message[]; -->',
+        `${fence}ts`,
+        'console.log(history.length);',
+        fence,
+      ].join('\n'),
+    );
+    const { snippets, errors } = checkSnippets([readme]);
+    expect(snippets).toBe(3);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/README\.md:9:7: error TS2322: Type 'string' is not assignable to type 'number'/);
+  });
+
+  it("every ts block of the repository's READMEs compiles under the strict tsconfig", { timeout: 300_000 }, () => {
+    const { snippets, errors } = checkSnippets();
+    expect(snippets).toBeGreaterThan(30);
+    expect(errors).toEqual([]);
+  });
+});
