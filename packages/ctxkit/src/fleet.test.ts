@@ -106,7 +106,7 @@ describe.skipIf(!installed)('a fleet sharing one redis-server (127.0.0.1)', () =
       const longer = fleetTranscript(conversationId, 20);
       const during = await manager.prepare(longer);
       expect(during.report.after).toBeLessThanOrEqual(during.report.threshold);
-      expect(microcompact(during.report)).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^could not read the archive store, transcript unchanged: .*(unreachable|timed out)/) });
+      expect(microcompact(during.report)).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^could not read the archive store, transcript unchanged: .*(unreachable|timed out)/) });
       expect(during.report.tiers.find((tier) => tier.id === 'trim')?.status).toBe('applied');
       // No stub in the request names a handle the store does not hold.
       expect(during.messages.some((message) => message.meta?.ctxkit?.kind === 'stub')).toBe(false);

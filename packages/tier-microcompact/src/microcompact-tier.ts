@@ -262,7 +262,8 @@ export function microcompactTier(options: MicrocompactOptions = {}): TierPlugin<
       try {
         planned = await plan(messages, context, end);
       } catch (error) {
-        if (CtxkitError.isInstance(error, 'STORE_ERROR')) return { status: 'failed', reason: `could not read the archive store, transcript unchanged: ${error.message}`, error };
+        // A store that is down is not the tier failing: it skips, says why, and the next tier compacts instead.
+        if (CtxkitError.isInstance(error, 'STORE_ERROR')) return { status: 'skipped', reason: `could not read the archive store, transcript unchanged: ${error.message}` };
         return { status: 'failed', reason: error instanceof Error ? error.message : String(error), error };
       }
       if (typeof planned === 'string') return { status: 'skipped', reason: planned };
@@ -285,7 +286,7 @@ export function microcompactTier(options: MicrocompactOptions = {}): TierPlugin<
       try {
         await commit(context.store, plans, nextNumber);
       } catch (error) {
-        return { status: 'failed', reason: `could not archive to the store, transcript unchanged: ${(error as Error)?.message ?? String(error)}`, error };
+        return { status: 'skipped', reason: `could not archive to the store, transcript unchanged: ${(error as Error)?.message ?? String(error)}` };
       }
       const fresh = plans.filter((entry) => entry.record).map((entry) => entry.handle);
       const reused = plans.length - fresh.length;
