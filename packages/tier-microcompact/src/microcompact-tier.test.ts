@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CtxkitError, type Message, memoryStore, type StorePlugin, type TierOutcome, type ToolMessage, validateTranscript } from '@ctxkit/core';
+import { type Message, memoryStore, type StorePlugin, type TierOutcome, type ToolMessage, validateTranscript } from '@ctxkit/core';
 import { fileStore } from '@ctxkit/store';
 import { checkTierOutput, runTierConformance } from '@ctxkit/testkit';
 import { describe, expect, it } from 'vitest';
