@@ -87,8 +87,8 @@ export function ctxkitMiddleware(options: CtxkitMiddlewareOptions): LanguageMode
       ...(params.tools ? { tools: params.tools } : {}),
       ...(params.abortSignal ? { signal: params.abortSignal } : {}),
     });
-    if (recovered.report) options.onPrepare?.(recovered.report);
-    if (recovered.action === 'retry' && recovered.messages) {
+    if ('report' in recovered && recovered.report) options.onPrepare?.(recovered.report);
+    if (recovered.action === 'retry') {
       const retryParams: LanguageModelV4CallOptions = { ...params, prompt: toLanguageModelPrompt(recovered.messages) };
       sent.set(retryParams, recovered.messages);
       const host = hostOf.get(params);

@@ -20,7 +20,7 @@ function typeErrors(snippet: string): string[] {
 
 describe('the README example of recover', () => {
   const readme = readFileSync(join(packageRoot, 'README.md'), 'utf8');
-  const block = /On a provider error:\s*```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  const block = /On a provider error:\s*(?:<!--[\s\S]*?-->\s*)?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
 
   it('typechecks under strict TypeScript (RecoverResult narrows on action)', () => {
     expect(block).toContain('manager.recover(');

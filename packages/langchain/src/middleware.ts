@@ -74,8 +74,8 @@ export function ctxkitMiddleware(options: CtxkitMiddlewareOptions) {
         return await call(prepared.messages);
       } catch (error) {
         const recovered = await manager.recover(prepared.messages, options.classifyError ? options.classifyError(error) : error, { model });
-        if (recovered.report) options.onPrepare?.(recovered.report);
-        if (recovered.action !== 'retry' || !recovered.messages) throw error;
+        if ('report' in recovered && recovered.report) options.onPrepare?.(recovered.report);
+        if (recovered.action !== 'retry') throw error;
         const retry = recovered.messages;
         history.remember(withSystem, retry);
         // A compaction that folded the system prompt away never happens (it stays first), but check.

@@ -161,6 +161,23 @@ describe('compactToolSchema: descriptions', () => {
   });
 });
 
+describe('compactToolSchema: the Optional-union rule, once is enough', () => {
+  // Two counterexamples the seeded property test found: compacting again changed the result.
+  it('collapses a nullable union whose outer node and branch both carried an annotation the walk drops', () => {
+    const schema = { type: 'object', properties: { title: { if: { type: 'string' }, then: { anyOf: [{ type: 'null' }, { type: 'string', examples: [] }], examples: [] } } } };
+    const once = compactToolSchema(schema);
+    expect(once).toEqual({ type: 'object', properties: { title: { if: { type: 'string' }, then: { type: ['string', 'null'] } } } });
+    expect(compactToolSchema(once)).toEqual(once);
+  });
+
+  it('compacts a description lifted from the branch as the property\'s own', () => {
+    const schema = { type: 'object', properties: { title: { anyOf: [{ type: 'string', description: 'Optional: Path' }, { type: 'null' }] } }, required: [] };
+    const once = compactToolSchema(schema);
+    expect(once).toEqual({ type: 'object', properties: { title: { type: ['string', 'null'], description: 'Path' } }, required: [] });
+    expect(compactToolSchema(once)).toEqual(once);
+  });
+});
+
 describe('compactToolSchema: $schema', () => {
   const draft07 = 'http://json-schema.org/draft-07/schema#';
 

@@ -116,7 +116,17 @@ export function compactDescription(
 
 function compactNode(original: unknown, pointer: string, context: NodeContext, walk: Walk): unknown {
   if (!isRecord(original)) return original;
-  const node = (walk.options.collapseNullable ?? true) ? (collapseNullable(original, (keyword) => walk.referencedPaths.has(pointer + escapeSegment(keyword))) ?? original) : original;
+  // The Optional-union rule sees the node without the annotations this walk drops anyway: otherwise an
+  // annotation both sides carry would block it on the first pass and not on the second (not idempotent).
+  // It runs before the walk, so a description it lifts from the branch is compacted as the property's.
+  const droppedHere = (keyword: string) => walk.dropped.has(keyword) && !walk.referencedPaths.has(pointer + escapeSegment(keyword));
+  const node =
+    (walk.options.collapseNullable ?? true)
+      ? (collapseNullable(
+          Object.fromEntries(Object.entries(original).filter(([keyword]) => !droppedHere(keyword))),
+          (keyword) => walk.referencedPaths.has(pointer + escapeSegment(keyword)),
+        ) ?? original)
+      : original;
   const requiredList = Array.isArray(node.required) ? new Set(node.required.filter((name): name is string => typeof name === 'string')) : new Set<string>();
   const entries: [string, unknown][] = [];
   for (const [keyword, value] of Object.entries(node)) {

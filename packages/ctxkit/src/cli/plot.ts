@@ -25,7 +25,7 @@ export async function retentionPlotSvg(points: readonly RetentionPoint[], title:
     fits: point.overflows === 0 ? 'never overflowed' : `overflowed`,
   }));
   const spec = compile({
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
     title: { text: title, subtitle: ['far retention: share of the names the next move took from more than 4 messages back that the request still held', 'hollow: the policy overflowed the window (its requests would be rejected); (iso): a peer run at ctxkit\'s threshold'] },
     width: 640,
     height: 420,
