@@ -51,8 +51,48 @@ export function preflight(packages, dir = examplesDir) {
   return problems;
 }
 
+/**
+ * The frameworks the adapters plug into, at the versions they are tested against: each package's
+ * peerDependencies at the exact version of its devDependencies, and the peers those need in turn (zod for
+ * `ai`) when the package pins them too. Left alone, npm would install the newest version the peer range
+ * admits. Resolves to `{ pins, problems }`; a peer without an exact devDependency, or two packages pinning
+ * one peer differently, is a problem.
+ */
+export function peerPins(packages) {
+  const pins = {};
+  const pinnedBy = {};
+  const problems = [];
+  for (const { name, dir, manifest } of packages) {
+    const dev = manifest.devDependencies ?? {};
+    const queue = Object.keys(manifest.peerDependencies ?? {}).map((peer) => ({ peer, direct: true }));
+    const seen = new Set();
+    while (queue.length > 0) {
+      const { peer, direct } = queue.shift();
+      if (seen.has(peer)) continue;
+      seen.add(peer);
+      const version = dev[peer];
+      if (version === undefined || semver.valid(version) === null) {
+        if (direct) problems.push(`${name}: peer dependency ${peer} needs an exact version in devDependencies (the one it is tested against), found ${JSON.stringify(version ?? null)}`);
+        continue;
+      }
+      if (pins[peer] !== undefined && pins[peer] !== version) {
+        problems.push(`${name}: pins ${peer} ${version} but ${pinnedBy[peer]} pins ${pins[peer]}; test them against one version`);
+        continue;
+      }
+      pins[peer] = version;
+      pinnedBy[peer] ??= name;
+      const installed = join(dir, 'node_modules', peer, 'package.json');
+      if (!existsSync(installed)) continue;
+      const peerManifest = JSON.parse(readFileSync(installed, 'utf8'));
+      const optional = peerManifest.peerDependenciesMeta ?? {};
+      for (const next of Object.keys(peerManifest.peerDependencies ?? {})) if (!optional[next]?.optional) queue.push({ peer: next, direct: false });
+    }
+  }
+  return { pins, problems };
+}
+
 /** Packs every package and installs the tarballs into a new folder with npm, as a user would. */
-function installConsumer(packages, consumer) {
+function installConsumer(packages, consumer, pins = {}) {
   const tarballs = join(consumer, 'tarballs');
   mkdirSync(tarballs, { recursive: true });
   const pnpm = join(root, 'tools', 'bin', 'pnpm');
@@ -68,7 +108,7 @@ function installConsumer(packages, consumer) {
   const devVitest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies.vitest;
   writeFileSync(
     join(consumer, 'package.json'),
-    `${JSON.stringify({ name: 'ctxkit-smoke', private: true, type: 'module', dependencies: { ...files, vitest: devVitest }, overrides: files }, null, 2)}\n`,
+    `${JSON.stringify({ name: 'ctxkit-smoke', private: true, type: 'module', dependencies: { ...pins, ...files, vitest: devVitest }, overrides: files }, null, 2)}\n`,
   );
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: consumer, stdio: ['ignore', 'ignore', 'inherit'] });
 }
@@ -163,7 +203,8 @@ async function main() {
   const pinned = Object.keys(readRuntimes());
   const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['node', ...pinned];
   const packages = publishedPackages();
-  const problems = preflight(packages);
+  const { pins, problems: peerProblems } = peerPins(packages);
+  const problems = [...preflight(packages), ...peerProblems];
   if (problems.length > 0) {
     for (const problem of problems) console.error(`[ctxkit:smoke] ${problem}`);
     console.log(`smoke: FAILED before running (${problems.length} problem${problems.length === 1 ? '' : 's'} above)`);
@@ -172,7 +213,8 @@ async function main() {
   const runtimes = runtimeCommands(names);
   const consumer = mkdtempSync(join(tmpdir(), 'ctxkit-smoke-'));
   try {
-    installConsumer(packages, consumer);
+    if (Object.keys(pins).length > 0) console.log(`smoke: peers installed at the tested versions: ${Object.entries(pins).map(([peer, version]) => `${peer}@${version}`).join(', ')}`);
+    installConsumer(packages, consumer, pins);
     cpSync(examplesDir, consumer, { recursive: true });
     // The examples' small data: the packages' recorded real responses (never published, so copied here).
     for (const { dir } of packages) {

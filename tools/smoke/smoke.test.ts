@@ -6,7 +6,7 @@ import { minVersion } from 'semver';
 import { afterAll, describe, expect, it } from 'vitest';
 import { enginesProblems } from './engines.mjs';
 import { readRuntimes } from './install-runtimes.mjs';
-import { differingResults, exampleFileFor, preflight, publishedPackages, runExamples } from './run.mjs';
+import { differingResults, exampleFileFor, peerPins, preflight, publishedPackages, runExamples } from './run.mjs';
 
 const examples = join(import.meta.dirname, 'examples');
 const temporary: string[] = [];
@@ -39,6 +39,34 @@ describe('smoke examples', () => {
       expect.stringMatching(/^@ctxkit\/not-there: no smoke example; add .*examples\/not-there\.mjs$/),
       expect.stringMatching(/^@ctxkit\/not-there: not built \(.*dist\/index\.js is missing\); run `npx -y pnpm@12\.4\.2 build`$/),
     ]);
+  });
+});
+
+describe('peerPins', () => {
+  const manifestOf = (name: string) => publishedPackages().find((entry) => entry.name === name)!.manifest as { devDependencies: Record<string, string> };
+
+  it('installs the adapters\' frameworks at the versions their tests run against, with the peers those need', () => {
+    const { pins, problems } = peerPins(publishedPackages());
+    expect(problems).toEqual([]);
+    const aiSdk = manifestOf('@ctxkit/ai-sdk').devDependencies;
+    const langchain = manifestOf('@ctxkit/langchain').devDependencies;
+    expect(pins).toMatchObject({ ai: aiSdk.ai, '@ai-sdk/provider': aiSdk['@ai-sdk/provider'], '@langchain/core': langchain['@langchain/core'], langchain: langchain.langchain });
+    // zod is a peer of ai, not of the adapter: found through the installed ai's manifest.
+    expect(pins.zod).toBe(aiSdk.zod);
+    expect(Object.values(pins).every((version) => /^\d+\.\d+\.\d+$/.test(version))).toBe(true);
+  });
+
+  it('names a peer without an exact tested version, and two packages pinning one peer differently', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ctxkit-peers-'));
+    const adapter = (name: string, dev: Record<string, string>) => ({ name, dir, manifest: { peerDependencies: { framework: '^2.0.0' }, devDependencies: dev } });
+    expect(peerPins([adapter('@ctxkit/a', { framework: '^2.1.0' })]).problems).toEqual([
+      '@ctxkit/a: peer dependency framework needs an exact version in devDependencies (the one it is tested against), found "^2.1.0"',
+    ]);
+    expect(peerPins([adapter('@ctxkit/a', {})]).problems[0]).toMatch(/found null$/);
+    expect(peerPins([adapter('@ctxkit/a', { framework: '2.1.0' }), adapter('@ctxkit/b', { framework: '2.2.0' })]).problems).toEqual([
+      '@ctxkit/b: pins framework 2.2.0 but @ctxkit/a pins 2.1.0; test them against one version',
+    ]);
+    expect(peerPins([adapter('@ctxkit/a', { framework: '2.1.0' }), adapter('@ctxkit/b', { framework: '2.1.0' })])).toEqual({ pins: { framework: '2.1.0' }, problems: [] });
   });
 });
 

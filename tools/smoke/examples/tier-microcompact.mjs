@@ -37,8 +37,10 @@ const context = {
 };
 const outcome = await microcompactTier({ keepRecent: 2 }).apply(messages, context);
 assert.equal(outcome.status, 'applied', outcome.reason);
-assert.equal(outcome.detail, 'archived 2 tool results as stubs (2 new: r1–r2), freed 23,912 tokens');
-assert.equal(outcome.messages[3].content, '[tool result 1 archived: read_file src/app.ts, 11,504 tokens; restore with restore_tool_result("r1")]');
+assert.equal(outcome.detail, 'archived 2 tool results as stubs (2 new: r1–r2), freed 23,861 tokens');
+// The stub's first line, then head, tail and mentions digests of the original.
+assert.equal(outcome.messages[3].content.split('\n')[0], '[tool result 1 archived: read_file src/app.ts, 11,504 tokens; restore with restore_tool_result("r1")]');
+assert.match(outcome.messages[3].content, /\nhead: /);
 const restored = await runTool({ id: 'call_9', name: 'restore_tool_result', arguments: '{"handle":"r1"}' });
 assert.equal(restored, messages[3].content);
 assert.match(await restore({ handle: 'r42' }), /^No archived tool result "r42"/);
