@@ -227,7 +227,6 @@ export async function simulateRun(recorded: readonly Message[], options: Simulat
   let history: Message[] = [];
   let previous: readonly Message[] = [];
   let compactedAt = Number.NEGATIVE_INFINITY;
-  const ownTrigger = triggerTokens ?? defaultTrigger(window, maxOutputTokens);
 
   for (const message of recorded) {
     if (message.role !== 'assistant') {
@@ -288,7 +287,7 @@ export async function simulateRun(recorded: readonly Message[], options: Simulat
     history.push(message);
     retention.observe(message);
     options.onStep?.(step, totalSteps);
-    if (ctxkit && report?.compacted && report.after !== undefined && report.after > ownTrigger) warn(step, `compacted to ${report.after} tokens, still over the threshold ${ownTrigger}`);
+    if (ctxkit && report?.compacted && report.after !== undefined && report.after > report.threshold) warn(step, `compacted to ${report.after} tokens, still over the threshold ${report.threshold}`);
   }
   const tally = retention.tally();
   result.retention = tally.retention;
