@@ -219,6 +219,9 @@ describe('ctxkit simulate', () => {
     expect(skew.code).toBe(2);
     expect(skew.stderr).toContain('--usage-skew must be a number above 0 and at most 10');
     expect(ctxkit('simulate', file('run.jsonl'), '--trigger-tokens', '0').code).toBe(2);
+    const plot = ctxkit('simulate', file('run.jsonl'), '--plot', join(dir, 'missing', 'frontier.svg'));
+    expect(plot.code).toBe(2);
+    expect(plot.stderr).toContain(`--plot ${join(dir, 'missing', 'frontier.svg')}: the folder ${join(dir, 'missing')} does not exist`);
   });
 
   it('warns and exits 1 when the named summarizer never answered, with the failures in --json', () => {

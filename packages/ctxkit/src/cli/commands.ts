@@ -1,5 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { type Message, type SummarizerPlugin, textOf } from '@ctxkit/core';
 import { anthropicProvider } from '@ctxkit/provider-anthropic';
 import { geminiProvider } from '@ctxkit/provider-gemini';
@@ -265,6 +265,8 @@ export async function simulateCommand(files: readonly string[], values: CommandV
   if (iso && triggerTokens !== undefined) throw new UsageError('--iso and --trigger-tokens both set the trigger: use one');
   const usageSkew = skewOption(text(values, 'usage-skew'));
   const plot = text(values, 'plot');
+  // Checked before the replays, which can take minutes, rather than after them.
+  if (plot !== undefined && !existsSync(dirname(resolve(plot)))) throw new UsageError(`--plot ${plot}: the folder ${dirname(resolve(plot))} does not exist`);
   const policies: SimulationPolicy[] = compare ? [...simulationPolicies] : [policyOf(text(values, 'policy') ?? 'ctxkit', simulationPolicies) as SimulationPolicy];
   const priceModel = text(values, 'model') ?? 'gpt-4o';
   const priced = nearestPrices(priceModel);
