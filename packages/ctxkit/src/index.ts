@@ -7,4 +7,14 @@
 export { demoSession } from './demo-session.ts';
 export { type CreateCtxkitOptions, createCtxkit, type DefaultPluginsOptions, defaultPlugins } from './preset.ts';
 export { pricesFor } from './prices.ts';
-export { type SimulateOptions, type SimulationPolicy, type SimulationResult, simulateRun, simulationPolicies, type TokenPrices } from './simulate.ts';
+export { createRetentionTracker, messageText, type RetentionOptions, type RetentionTally, retentionNames } from './retention.ts';
+export {
+  costOf,
+  defaultTrigger,
+  type SimulateOptions,
+  type SimulationPolicy,
+  type SimulationResult,
+  simulateRun,
+  simulationPolicies,
+  type TokenPrices,
+} from './simulate.ts';
