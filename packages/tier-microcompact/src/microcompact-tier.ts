@@ -3,7 +3,7 @@ import { type ArchivedToolResult, nextHandleKey, readArchivedToolResult, readKey
 import { fingerprint } from './fingerprint.ts';
 import { parseHandle } from './restore-handler.ts';
 import { restoreToolResultTool } from './restore-tool.ts';
-import { digestOutput, type StubDetailOptions } from './stub-digest.ts';
+import { digestOutput, type StubDetailOptions, type StubDigest } from './stub-digest.ts';
 import { defaultStubText, describeArguments, groupDigits, looksLikeStub, type StubDescription } from './stub-text.ts';
 
 /** Options for {@link microcompactTier}. */
@@ -117,6 +117,16 @@ export function microcompactTier(options: MicrocompactOptions = {}): TierPlugin<
     throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `microcompactTier option stubText must be a function, got ${typeof stubText}` });
   }
   const excluded = new Set(excludeTools);
+  // A result's digest, once: a host prepares the same message objects again at every compaction.
+  const digests = new WeakMap<object, StubDigest>();
+  const digestOf = (message: ToolMessage, text: string, detail: StubDetailOptions) => {
+    let digest = digests.get(message);
+    if (!digest) {
+      digest = digestOutput(text, detail);
+      digests.set(message, digest);
+    }
+    return digest;
+  };
 
   async function plan(messages: readonly Message[], context: TierContext, end: number): Promise<{ plans: Plan[]; nextNumber: number } | string> {
     const toolIndices = messages.flatMap((message, index) => (message.role === 'tool' ? [index] : []));
@@ -191,7 +201,7 @@ export function microcompactTier(options: MicrocompactOptions = {}): TierPlugin<
         target: describeArguments(described.argumentsText),
         tokens: described.tokens,
         images: described.images,
-        ...(stubDetail === false ? {} : { digest: digestOutput(text, stubDetail) }),
+        ...(stubDetail === false ? {} : { digest: digestOf(original, text, stubDetail) }),
       };
       let content: unknown;
       try {

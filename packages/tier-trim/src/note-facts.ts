@@ -158,7 +158,10 @@ export function collectFacts(messages: readonly Message[]): NoteFacts {
   };
   const noteName = (name: string, position: number, count = 1) => {
     const seen = facts.names.get(name);
-    facts.names.set(name, { count: (seen?.count ?? 0) + count, last: Math.max(seen?.last ?? position, position) });
+    if (seen) {
+      seen.count += count;
+      seen.last = Math.max(seen.last, position);
+    } else facts.names.set(name, { count, last: position });
   };
   let position = 0;
   interface Pending {
