@@ -96,6 +96,13 @@ export interface TierContext {
   readonly protectedStart: number;
   /** The tier aims at or below this many tokens for the whole request. */
   readonly targetTokens: number;
+  /**
+   * Tokens of the transcript this tier is handed, whole request (floor included), as the manager
+   * measured it for this step: a tier starts from this figure instead of counting the input again.
+   */
+  readonly currentTokens: number;
+  /** Tokens of the fixed floor (system prompt, tool schemas, request framing) that no tier can remove: `count([])`. */
+  readonly floorTokens: number;
   /** Tokens of a transcript as the manager measures it (floor included). */
   count(messages: readonly Message[]): number;
   /** Tokens of a piece of text. */
@@ -110,7 +117,16 @@ export interface TierContext {
 
 /** What a tier did. `skipped` and `failed` leave the transcript as it was, and the next tier runs. */
 export type TierOutcome =
-  | { status: 'applied'; messages: Message[]; detail?: string }
+  | {
+      status: 'applied';
+      messages: Message[];
+      detail?: string;
+      /**
+       * Tokens of `messages`, whole request, as the tier measured them with `context.count`. The engine
+       * checks the figure against its own measurement and reports a tier whose figure is off.
+       */
+      tokens?: number;
+    }
   | { status: 'skipped'; reason: string }
   | { status: 'failed'; reason: string; error?: unknown };
 

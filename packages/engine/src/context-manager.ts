@@ -276,6 +276,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     const count = (list: readonly Message[]) => meter.countMessages(list, { tools: setting.tools, model: setting.model });
     const countText = (text: string) => meter.countText(text, { model: setting.model });
     const before = count(messages);
+    const floorTokens = count([]);
     const startedAt = now();
     emit({ type: 'compaction-start', model: setting.model, tokens: before, threshold: setting.threshold, target: setting.target, trigger: setting.trigger });
     const signal = setting.signal ?? new AbortController().signal;
@@ -303,6 +304,8 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
         const context: TierContext = {
           protectedStart: current.length - suffix,
           targetTokens: setting.target,
+          currentTokens,
+          floorTokens,
           count,
           countText,
           store,

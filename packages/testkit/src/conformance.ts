@@ -127,6 +127,7 @@ export async function checkTierConformance(tierFactory: () => TierPlugin, option
     const context = createTierContext({
       protectedStart,
       targetTokens: Math.floor(approximateCount(messages) * targetFraction),
+      messages,
       store,
       ...(summarizer ? { summarizer } : {}),
     });
@@ -134,7 +135,11 @@ export async function checkTierConformance(tierFactory: () => TierPlugin, option
     report.runs += 1;
     report[outcome.status] += 1;
     const violations = canonical(messages) === before ? [] : ['the tier mutated its input'];
-    if (outcome.status === 'applied') violations.push(...(await checkTierOutput(messages, outcome.messages, { protectedStart, count: approximateCount, store })));
+    if (outcome.status === 'applied') {
+      violations.push(...(await checkTierOutput(messages, outcome.messages, { protectedStart, count: approximateCount, store })));
+      const measured = outcome.tokens === undefined || !Array.isArray(outcome.messages) ? undefined : approximateCount(outcome.messages);
+      if (measured !== undefined && outcome.tokens !== measured) violations.push(`the tier reported ${outcome.tokens} tokens for an output that counts ${measured}`);
+    }
     if (violations.length > 0) throw new Error(`tier broke the invariants:\n  ${violations.join('\n  ')}`);
   });
   await fc.assert(property, { numRuns: runs, includeErrorInReport: true, ...(seed === undefined ? {} : { seed }) });
