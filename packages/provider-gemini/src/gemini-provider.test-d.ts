@@ -1,11 +1,11 @@
 import { createRegistry, type ProviderPlugin } from '@ctxkit/core';
-import type { CtxkitProvider } from '@ctxkit/provider-utils';
+import type { ProviderPluginWithWindows } from '@ctxkit/provider-utils';
 import { expectTypeOf, test } from 'vitest';
 import { geminiProvider } from './gemini-provider.ts';
 
 test('the provider id is a literal the typed registry keys on, with or without an id given', () => {
   const registry = createRegistry([geminiProvider(), geminiProvider({ id: 'gemini-vertex', baseURL: 'https://example.test/v1beta' })]);
-  expectTypeOf(registry.provider('gemini')).toEqualTypeOf<CtxkitProvider<'gemini'>>();
+  expectTypeOf(registry.provider('gemini')).toEqualTypeOf<ProviderPluginWithWindows<'gemini'>>();
   expectTypeOf(registry.provider('gemini-vertex').id).toEqualTypeOf<'gemini-vertex'>();
   // @ts-expect-error: no provider was registered under this id
   registry.provider('openai');

@@ -1,8 +1,8 @@
 import {
-  type CtxkitProvider,
   createHostedProvider,
   discoveredLimits,
   type HostedProviderOptions,
+  type ProviderPluginWithWindows,
   requestJson,
   requestOptionalJson,
   trimBaseURL,
@@ -51,7 +51,7 @@ interface ListedModel {
  * const deepseek = openaiProvider({ id: 'deepseek', baseURL: 'https://api.deepseek.com/v1', apiKey: process.env.DEEPSEEK_API_KEY });
  * ```
  */
-export function openaiProvider<const Id extends string = 'openai'>(options: OpenAIProviderOptions<Id> = {}): CtxkitProvider<NoInfer<Id>> {
+export function openaiProvider<const Id extends string = 'openai'>(options: OpenAIProviderOptions<Id> = {}): ProviderPluginWithWindows<NoInfer<Id>> {
   const isOpenAI = trimBaseURL(options.baseURL ?? openaiBaseURL) === openaiBaseURL;
   const maxTokensField = options.maxTokensField ?? (isOpenAI ? 'max_completion_tokens' : 'max_tokens');
   return createHostedProvider({

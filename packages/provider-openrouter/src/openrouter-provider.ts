@@ -1,10 +1,10 @@
 import {
-  type CtxkitProvider,
   createHostedProvider,
   discoveredLimits,
   type HostedProviderOptions,
-  type RequestOptions,
+  type ProviderPluginWithWindows,
   requestJson,
+  type RequestOptions,
 } from '@ctxkit/provider-utils';
 import { openrouterCatalog } from './openrouter-catalog.ts';
 import { openrouterUsage } from './openrouter-usage.ts';
@@ -42,7 +42,7 @@ const listReuseMs = 60_000;
  * await openrouter.contextWindow('anthropic/claude-sonnet-4'); // { contextWindow: 200_000, maxOutputTokens: 64_000, source: 'discovered' }
  * ```
  */
-export function openrouterProvider<const Id extends string = 'openrouter'>(options: OpenRouterProviderOptions<Id> = {}): CtxkitProvider<NoInfer<Id>> {
+export function openrouterProvider<const Id extends string = 'openrouter'>(options: OpenRouterProviderOptions<Id> = {}): ProviderPluginWithWindows<NoInfer<Id>> {
   let list: { at: number; models: Promise<ListedModel[]> } | undefined;
   function models(url: string, call: RequestOptions): Promise<ListedModel[]> {
     if (list && Date.now() - list.at < listReuseMs) return list.models;

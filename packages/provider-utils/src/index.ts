@@ -70,9 +70,9 @@ export {
 } from './model-catalog.ts';
 export { type CompatibleTimings, type CompatibleUsage, completeWithChatCompletions, openaiCompatibleUsage } from './openai-compatible.ts';
 export {
-  type CtxkitProvider,
   createProviderPlugin,
   type ProviderPluginOptions,
+  type ProviderPluginWithWindows,
   type ProviderSummarizerOptions,
 } from './provider-plugin.ts';
 export { ProviderCallError, type ProviderCallErrorOptions, type ProviderCallFailure } from './provider-call-error.ts';

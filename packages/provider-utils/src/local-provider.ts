@@ -2,7 +2,7 @@ import { CtxkitError, type StorePlugin, type Usage } from '@ctxkit/core';
 import type { SummaryCompletionRequest } from './api-summarizer.ts';
 import type { ClassifierRule } from './classify-error.ts';
 import type { RequestOptions } from './http.ts';
-import { type CtxkitProvider, checkProviderId, createProviderPlugin } from './provider-plugin.ts';
+import { checkProviderId, createProviderPlugin, type ProviderPluginWithWindows } from './provider-plugin.ts';
 import { stripThinking } from './strip-thinking.ts';
 import type { DiscoveredLimits } from './window-cache.ts';
 
@@ -76,8 +76,8 @@ export interface LocalCompletionContext {
   call: RequestOptions;
 }
 
-/** A provider for a model server on the user's machine or network: a {@link CtxkitProvider} plus the server it talks to. */
-export interface LocalProvider<Id extends string = string> extends CtxkitProvider<Id> {
+/** A provider for a model server on the user's machine or network: a {@link ProviderPluginWithWindows} plus the server it talks to. */
+export interface LocalProvider<Id extends string = string> extends ProviderPluginWithWindows<Id> {
   /** The server root the provider talks to. */
   readonly baseURL: string;
 }
