@@ -117,6 +117,7 @@ runProviderConformance({
   cutShort: { discovery: '{"default_generation_settings":{"n_ctx":', answer: '{"choices":[{"finish_reason":"stop","index":0,"message":' },
   callError: ProviderCallError,
   fileStore,
+  refreshesOnEveryCall: true,
 });
 
 describe('llamacppProvider: usage, errors and learned windows', () => {

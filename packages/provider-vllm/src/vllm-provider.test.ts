@@ -83,6 +83,7 @@ runProviderConformance({
   cutShort: { discovery: '{"object":"list","data":[{"id":', answer: '{"id":"chatcmpl-1","choices":[' },
   callError: ProviderCallError,
   fileStore,
+  refreshesOnEveryCall: true,
 });
 
 describe('vllmProvider: usage, errors and learned windows', () => {

@@ -44,6 +44,10 @@ export interface ProviderConformanceOptions {
   cutShort: { discovery: string | ((request: RecordedRequest) => string); answer: string };
   /** Recognizes the provider call error that carries `failure` (pass provider-utils' `ProviderCallError`). */
   callError: { isInstance(error: unknown): boolean };
+  /** True for a provider that asks its server again on every call (a local server): the restart check then also expects the closed server reported. @default false */
+  refreshesOnEveryCall?: boolean;
+  /** A model the server also has, with what a restarted provider answers for it with the server down. */
+  neverSeen?: { model: string; limits: ModelLimits };
   /** Makes a store over files under `dir` (pass @ctxkit/store's `fileStore`), so a window can outlive its provider. */
   fileStore(dir: string): StorePlugin;
 }
@@ -76,7 +80,16 @@ async function checkRestart(options: ProviderConformanceOptions, folders: string
   const server = await options.serve();
   expect(await options.create({ baseURL: server.url, store: options.fileStore(folder) }).contextWindow(options.model)).toEqual(options.discovered);
   await server.close();
-  expect(await options.create({ baseURL: server.url, store: options.fileStore(folder) }).contextWindow(options.model)).toEqual(options.discovered);
+  const reported: ReportedError[] = [];
+  const restarted = options.create({ baseURL: server.url, store: options.fileStore(folder), onError: (error, model) => reported.push({ error, model }) });
+  expect(await restarted.contextWindow(options.model)).toEqual(options.discovered);
+  if (options.refreshesOnEveryCall) {
+    // The background refresh met the closed port and said so, without changing the answer.
+    await vi.waitFor(() => expect(reported.some(({ error }) => failureOf(options, error) === 'offline')).toBe(true));
+    expect(await restarted.contextWindow(options.model)).toEqual(options.discovered);
+  }
+  // Another model the store never saw gets what the provider answers knowing nothing, not a neighbour's window.
+  if (options.neverSeen) expect(await restarted.contextWindow(options.neverSeen.model)).toEqual(options.neverSeen.limits);
 }
 
 async function checkDiscoveryFailures(options: ProviderConformanceOptions): Promise<void> {
