@@ -24,6 +24,7 @@ export {
   type ProviderConformanceSettings,
   runProviderConformance,
 } from './provider-conformance.ts';
+export { expectProviderTypes, type ProviderTypeCheck, type ProviderTypeIds } from './provider-types.ts';
 export {
   type ProviderErrorCorpusOptions,
   type ProviderErrorEntry,
