@@ -1,4 +1,5 @@
 import {
+  completeWithHostedChat,
   createHostedProvider,
   discoveredLimits,
   type HostedProviderOptions,
@@ -76,7 +77,8 @@ export function openaiProvider<const Id extends string = 'openai'>(options: Open
       return discoveredLimits(contextWindow, maxOutputTokens);
     },
     usage: openaiUsage,
-    async complete({ baseURL, model, request, call }) {
+    async complete(context) {
+      const { baseURL, model, request, call } = context;
       if (options.summaryApi === 'responses') {
         const response = await requestJson<{ output_text?: string; output?: { type?: string; content?: { type?: string; text?: string }[] }[] }>(`${baseURL}/responses`, {
           ...call,
@@ -95,18 +97,7 @@ export function openaiProvider<const Id extends string = 'openai'>(options: Open
           .map((part) => part.text ?? '')
           .join('');
       }
-      const response = await requestJson<{ choices?: { message?: { content?: string | null } }[] }>(`${baseURL}/chat/completions`, {
-        ...call,
-        body: {
-          model,
-          messages: [
-            { role: 'system', content: request.system },
-            { role: 'user', content: request.prompt },
-          ],
-          ...(request.maxOutputTokens ? { [maxTokensField]: request.maxOutputTokens } : {}),
-        },
-      });
-      return response.choices?.[0]?.message?.content ?? '';
+      return completeWithHostedChat(context, maxTokensField);
     },
   });
 }

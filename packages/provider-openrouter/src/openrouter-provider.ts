@@ -1,4 +1,5 @@
 import {
+  completeWithHostedChat,
   createHostedProvider,
   discoveredLimits,
   type HostedProviderOptions,
@@ -73,19 +74,6 @@ export function openrouterProvider<const Id extends string = 'openrouter'>(optio
       return discoveredLimits(entry.top_provider?.context_length, entry.top_provider?.max_completion_tokens) ?? discoveredLimits(entry.context_length, entry.top_provider?.max_completion_tokens);
     },
     usage: openrouterUsage,
-    async complete({ baseURL, model, request, call }) {
-      const response = await requestJson<{ choices?: { message?: { content?: string | null } }[] }>(`${baseURL}/chat/completions`, {
-        ...call,
-        body: {
-          model,
-          messages: [
-            { role: 'system', content: request.system },
-            { role: 'user', content: request.prompt },
-          ],
-          ...(request.maxOutputTokens ? { max_tokens: request.maxOutputTokens } : {}),
-        },
-      });
-      return response.choices?.[0]?.message?.content ?? '';
-    },
+    complete: (context) => completeWithHostedChat(context),
   });
 }

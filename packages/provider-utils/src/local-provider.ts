@@ -127,6 +127,14 @@ function checkPositive(provider: string, name: string, value: number | undefined
   }
 }
 
+/**
+ * A provider's own count option, when given: a whole number above zero (`numCtx`, `unloadedContextLength`).
+ * @throws CtxkitError INVALID_ARGUMENT naming the option, with `source` (the provider id) as the message's source
+ */
+export function checkWholeNumberOption(source: string, name: string, value: number | undefined): void {
+  if (value !== undefined && !(Number.isInteger(value) && value > 0)) throw invalid(source, `${name} must be a whole number above zero, got ${String(value)}`);
+}
+
 // The summarizer's own timeout and the request's signal end a summary call; the call's timer is only a backstop.
 const longestTimerMs = 2_147_483_647;
 
