@@ -58,8 +58,8 @@ describe('anthropicProvider windows', () => {
 
 runProviderConformance({
   name: 'anthropicProvider',
-  create: ({ baseURL, quick, summaryTimeoutMs, ...settings }) =>
-    anthropicProvider({ apiKey: 'k', baseURL: `${baseURL}/v1`, ...settings, ...(quick ? { discoveryTimeoutMs: 50, timeoutMs: 200 } : {}), ...(summaryTimeoutMs ? { timeoutMs: summaryTimeoutMs } : {}) }),
+  create: (settings) => anthropicProvider({ apiKey: 'k', ...settings }),
+  apiPath: '/v1',
   model: 'claude-sonnet-4-5',
   serve: () => anthropicLike({ 'claude-sonnet-4-5': { max_input_tokens: 1_000_000, max_tokens: 64_000 } }, () => [200, {}]),
   discovered: { contextWindow: 1_000_000, maxOutputTokens: 64_000, source: 'discovered' },

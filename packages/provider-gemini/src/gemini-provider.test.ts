@@ -58,8 +58,8 @@ describe('geminiProvider windows', () => {
 
 runProviderConformance({
   name: 'geminiProvider',
-  create: ({ baseURL, quick, summaryTimeoutMs, ...settings }) =>
-    geminiProvider({ apiKey: 'k', baseURL: `${baseURL}/v1beta`, ...settings, ...(quick ? { discoveryTimeoutMs: 50, timeoutMs: 200 } : {}), ...(summaryTimeoutMs ? { timeoutMs: summaryTimeoutMs } : {}) }),
+  create: (settings) => geminiProvider({ apiKey: 'k', ...settings }),
+  apiPath: '/v1beta',
   model: 'gemini-2.5-flash',
   serve: () => geminiLike({ 'gemini-2.5-flash': { inputTokenLimit: 1_048_576, outputTokenLimit: 65_536 } }, () => [200, {}]),
   discovered: { contextWindow: 1_048_576, maxOutputTokens: 65_536, source: 'discovered' },

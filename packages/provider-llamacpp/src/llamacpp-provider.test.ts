@@ -109,7 +109,7 @@ describe('llamacppProvider: the window of the model serving the request', () => 
 
 runProviderConformance({
   name: 'llamacppProvider',
-  create: ({ quick, ...settings }) => llamacppProvider({ ...settings, ...(quick ? { discoveryTimeoutMs: 50, requestTimeoutMs: 200 } : {}) }),
+  create: (settings) => llamacppProvider(settings),
   model: modelPath,
   serve: () => llamaServer(singleModel()),
   discovered: { contextWindow: 8192, source: 'discovered' },

@@ -80,7 +80,7 @@ describe('lmstudioProvider: the window of the model serving the request', () => 
 
 runProviderConformance({
   name: 'lmstudioProvider',
-  create: ({ quick, ...settings }) => lmstudioProvider({ ...settings, ...(quick ? { discoveryTimeoutMs: 50, requestTimeoutMs: 200 } : {}) }),
+  create: (settings) => lmstudioProvider(settings),
   model: 'qwen3-8b',
   serve: () => lmstudioServer({ models: listed() }),
   discovered: { contextWindow: 16_384, source: 'discovered' },

@@ -166,7 +166,7 @@ describe('ollamaProvider: the window of the model serving the request', () => {
 
 runProviderConformance({
   name: 'ollamaProvider',
-  create: ({ quick, ...settings }) => ollamaProvider({ ...settings, ...(quick ? { discoveryTimeoutMs: 50, requestTimeoutMs: 200 } : {}) }),
+  create: (settings) => ollamaProvider(settings),
   model: 'qwen3:8b',
   serve: () => ollamaServer({ show: onDisk, loaded: [{ name: 'qwen3:8b', context_length: 16_384 }] }),
   discovered: { contextWindow: 16_384, source: 'discovered' },

@@ -68,16 +68,8 @@ describe('openaiProvider windows', () => {
 
 runProviderConformance({
   name: 'openaiProvider (an OpenAI-compatible host)',
-  create: ({ baseURL, quick, summaryTimeoutMs, ...settings }) =>
-    openaiProvider({
-      id: 'together',
-      apiKey: 'k',
-      baseURL: `${baseURL}/v1`,
-      refreshIntervalMs: 0,
-      ...settings,
-      ...(quick ? { discoveryTimeoutMs: 50, timeoutMs: 200 } : {}),
-      ...(summaryTimeoutMs ? { timeoutMs: summaryTimeoutMs } : {}),
-    }),
+  create: (settings) => openaiProvider({ id: 'together', apiKey: 'k', refreshIntervalMs: 0, ...settings }),
+  apiPath: '/v1',
   model: 'qwen3-coder',
   serve: compatibleHost,
   discovered: { contextWindow: 65_536, maxOutputTokens: 8_192, source: 'discovered' },

@@ -52,8 +52,8 @@ describe('openrouterProvider windows', () => {
 
 runProviderConformance({
   name: 'openrouterProvider',
-  create: ({ baseURL, quick, summaryTimeoutMs, ...settings }) =>
-    openrouterProvider({ apiKey: 'k', baseURL: `${baseURL}/api/v1`, ...settings, ...(quick ? { discoveryTimeoutMs: 50, timeoutMs: 200 } : {}), ...(summaryTimeoutMs ? { timeoutMs: summaryTimeoutMs } : {}) }),
+  create: (settings) => openrouterProvider({ apiKey: 'k', ...settings }),
+  apiPath: '/api/v1',
   model: 'meta-llama/llama-3.1-8b-instruct',
   serve: () => openrouterLike(() => [200, {}]),
   discovered: { contextWindow: 16_384, source: 'discovered' },

@@ -75,7 +75,7 @@ describe('vllmProvider: the window of the model serving the request', () => {
 
 runProviderConformance({
   name: 'vllmProvider',
-  create: ({ quick, ...settings }) => vllmProvider({ ...settings, ...(quick ? { discoveryTimeoutMs: 50, requestTimeoutMs: 200 } : {}) }),
+  create: (settings) => vllmProvider(settings),
   model: coder,
   serve: () => vllmServer({ models: served() }),
   discovered: { contextWindow: 32_768, source: 'discovered' },

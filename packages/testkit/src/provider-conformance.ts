@@ -12,26 +12,36 @@ export interface ConformingProvider {
   summarizer(model: string, options?: { timeoutMs?: number }): SummarizerPlugin;
 }
 
-/** What the suite asks of a provider it makes: where to call, and the few settings it varies. */
+/**
+ * The settings the suite makes a provider with. Timeouts are named as the providers name them: a local
+ * server's provider reads `requestTimeoutMs` and `summaryTimeoutMs`, a hosted one `timeoutMs` (one bound
+ * for every call); the suite sets the names of both kinds to the same value, and each takes its own.
+ */
 export interface ProviderConformanceSettings {
-  /** The test server's URL (`http://127.0.0.1:port`); a hosted provider appends its API path. */
+  /** The test server's URL (`http://127.0.0.1:port`) with the options' `apiPath` appended. */
   baseURL: string;
   /** Where windows persist; the provider's default store when absent. */
   store?: StorePlugin;
   /** Receives discovery failures. */
   onError?: (error: unknown, model: string) => void;
-  /** Short deadlines for the discovery-failure checks: give up waiting after 50 ms, abandon a request after 200 ms. */
-  quick?: boolean;
-  /** The provider's own default summary timeout, in milliseconds, when the suite sets one. */
+  /** How long a first window lookup waits for discovery. */
+  discoveryTimeoutMs?: number;
+  /** A local server's timeout of each request. */
+  requestTimeoutMs?: number;
+  /** A local server's default summary timeout. */
   summaryTimeoutMs?: number;
+  /** A hosted API's timeout of each call, summaries included. */
+  timeoutMs?: number;
 }
 
 /** Options for {@link runProviderConformance}. */
 export interface ProviderConformanceOptions {
   /** Names the suite: `vllmProvider`. */
   name: string;
-  /** Makes the provider under test from the suite's settings (mapping `quick` and `summaryTimeoutMs` to its own options). */
+  /** Makes the provider under test from the suite's settings, adding what it needs besides (an API key). */
   create(settings: ProviderConformanceSettings): ConformingProvider;
+  /** The API's path under the server root, appended to every `baseURL` the suite gives (`/v1`). @default '' */
+  apiPath?: string;
   /** A model the server of {@link ProviderConformanceOptions.serve} serves. */
   model: string;
   /** Starts a 127.0.0.1 server answering the provider's discovery for `model` in its own wire format (recorded bodies). */
@@ -63,6 +73,14 @@ interface ReportedError {
   model: string;
 }
 
+/** The provider the options make for the server at `url` (or no server: a refused address), with more settings. */
+function make(options: ProviderConformanceOptions, url: string, settings: Omit<ProviderConformanceSettings, 'baseURL'> = {}): ConformingProvider {
+  return options.create({ baseURL: `${url}${options.apiPath ?? ''}`, ...settings });
+}
+
+// Short bounds for the discovery-failure checks: give up waiting after 50 ms, abandon a request after 200 ms.
+const quick = { discoveryTimeoutMs: 50, requestTimeoutMs: 200, timeoutMs: 200 } as const;
+
 function failureOf(options: ProviderConformanceOptions, error: unknown): unknown {
   return options.callError.isInstance(error) ? (error as { failure?: unknown }).failure : undefined;
 }
@@ -78,10 +96,10 @@ async function checkRestart(options: ProviderConformanceOptions, folders: string
   const folder = mkdtempSync(join(tmpdir(), 'ctxkit-provider-conformance-'));
   folders.push(folder);
   const server = await options.serve();
-  expect(await options.create({ baseURL: server.url, store: options.fileStore(folder) }).contextWindow(options.model)).toEqual(options.discovered);
+  expect(await make(options, server.url, { store: options.fileStore(folder) }).contextWindow(options.model)).toEqual(options.discovered);
   await server.close();
   const reported: ReportedError[] = [];
-  const restarted = options.create({ baseURL: server.url, store: options.fileStore(folder), onError: (error, model) => reported.push({ error, model }) });
+  const restarted = make(options, server.url, { store: options.fileStore(folder), onError: (error, model) => reported.push({ error, model }) });
   expect(await restarted.contextWindow(options.model)).toEqual(options.discovered);
   if (options.refreshesOnEveryCall) {
     // The background refresh met the closed port and said so, without changing the answer.
@@ -102,7 +120,7 @@ async function checkDiscoveryFailures(options: ProviderConformanceOptions): Prom
     [garbled.url, 'malformed', undefined],
   ] as const) {
     const reported: ReportedError[] = [];
-    const provider = options.create({ baseURL, quick: true, onError: (error, model) => reported.push({ error, model }) });
+    const provider = make(options, baseURL, { ...quick, onError: (error, model) => reported.push({ error, model }) });
     expect(await provider.contextWindow(options.model)).toEqual(options.undiscovered);
     await vi.waitFor(() => expect(reported.some(({ error }) => failureOf(options, error) === failure)).toBe(true));
     const first = reported.find(({ error }) => failureOf(options, error) === failure);
@@ -116,8 +134,8 @@ async function checkSummaryTimeouts(options: ProviderConformanceOptions): Promis
   const hang = await startTestServer(() => undefined);
   // The provider's own default, and the summarizer's option: each bounds a call that never answers.
   for (const [provider, timeoutMs] of [
-    [options.create({ baseURL: hang.url, summaryTimeoutMs: 150 }), undefined],
-    [options.create({ baseURL: hang.url }), 100],
+    [make(options, hang.url, { summaryTimeoutMs: 150, timeoutMs: 150 }), undefined],
+    [make(options, hang.url), 100],
   ] as const) {
     const error = await summarize(provider, options.model, timeoutMs);
     expect(CtxkitError.isInstance(error, 'TIMEOUT')).toBe(true);
@@ -126,13 +144,13 @@ async function checkSummaryTimeouts(options: ProviderConformanceOptions): Promis
 }
 
 async function checkSummaryFailures(options: ProviderConformanceOptions): Promise<void> {
-  const refused = options.create({ baseURL: await refusedURL() });
+  const refused = make(options, await refusedURL());
   const offline = await summarize(refused, options.model);
   expect(CtxkitError.isInstance(offline)).toBe(true);
   expect(refused.classifyError(offline)).toMatchObject({ kind: 'offline', fallback: true });
 
   const garbled = await startTestServer((_request, response) => sendJson(response, 200, options.cutShort.answer));
-  const broken = options.create({ baseURL: garbled.url });
+  const broken = make(options, garbled.url);
   const malformed = await summarize(broken, options.model);
   expect(CtxkitError.isInstance(malformed)).toBe(true);
   expect(failureOf(options, malformed)).toBe('malformed');
@@ -150,7 +168,7 @@ async function checkSummaryFailures(options: ProviderConformanceOptions): Promis
  * ```ts
  * runProviderConformance({
  *   name: 'vllmProvider',
- *   create: ({ quick, ...settings }) => vllmProvider({ ...settings, ...(quick ? { discoveryTimeoutMs: 50, requestTimeoutMs: 200 } : {}) }),
+ *   create: (settings) => vllmProvider(settings),
  *   model: coder,
  *   serve: () => vllmServer({ models: served() }),
  *   discovered: { contextWindow: 32_768, source: 'discovered' },
