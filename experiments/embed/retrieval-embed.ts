@@ -8,12 +8,14 @@
 // `weights` is a comma-separated list of blend weights (default 0.5,1,2,4); `0` is BM25 alone,
 // `only` ranks by the embedding alone and `rrf` fuses the two rankings by reciprocal rank (k = 60,
 // the usual constant, not tuned here) instead of the hook's score blend. Vectors are cached in $TMPDIR/ctxkit-embed-cache, outside the repo.
+// TOOL_TEXT=description|parameters changes what is embedded for a tool; MIX=β adds word vectors.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createToolSearch, measureRetrieval, searchTerms, type RetrievalQuery, type ToolMatch, type ToolSearch } from '../../packages/schema/src/index.ts';
+import { createToolSearch, measureRetrieval, searchTerms, splitWords, toolSearchText, type RetrievalQuery, type ToolMatch, type ToolSearch } from '../../packages/schema/src/index.ts';
 import { embedTexts, modelLabel } from './use-model.ts';
+import { winkEmbedder } from './wink-vectors.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** A JSON file of the repo's corpus folder. */
@@ -110,8 +112,48 @@ function indexFor(weight: string, pool: readonly unknown[], vectors: Map<string,
   return createToolSearch(pool as unknown[], weight === '0' ? {} : { semantic: { weight: Number(weight), embed: (text) => vectors.get(text) } });
 }
 
+/**
+ * The text embedded for a tool: `hook` what createToolSearch hands `embed` (name words, title,
+ * description); `description` the description alone; `parameters` the hook's text and the
+ * parameter names and descriptions. Chosen with TOOL_TEXT=...; the vector stands in for the hook's.
+ */
+function variantText(tool: unknown, variant: string): string {
+  const text = toolSearchText(tool)!;
+  if (variant === 'description') return text.description || splitWords(text.name).join(' ');
+  const hook = `${splitWords(text.name).join(' ')} ${text.title}\n${text.description}`;
+  return variant === 'parameters' ? `${hook}\n${text.parameters}` : hook;
+}
+
 const queries = [...single, ...multi].map((entry) => entry.query);
-const vectors = await vectorsFor([...toolTexts(pools[1][1]), ...queries]);
+const hookTexts = toolTexts(pools[1][1]);
+const variantTexts = pools[1][1].map((tool) => variantText(tool, process.env.TOOL_TEXT ?? 'hook'));
+if (hookTexts.length !== variantTexts.length) throw new Error('a tool of the pool was not embedded');
+const vectors = await vectorsFor([...hookTexts, ...variantTexts, ...queries]);
+hookTexts.forEach((text, position) => {
+  vectors.set(text, vectors.get(variantTexts[position]!)!);
+});
+
+/** Both vectors scaled to length 1, the second then by `mix`, one after the other (a missing one as zeros). */
+function concatenated(first: Float32Array, second: Float64Array | undefined, mix: number): Float32Array {
+  const out = new Float32Array(first.length + (second?.length ?? 100));
+  const firstNorm = Math.hypot(...first) || 1;
+  first.forEach((value, index) => {
+    out[index] = value / firstNorm;
+  });
+  const secondNorm = second ? Math.hypot(...second) || 1 : 1;
+  second?.forEach((value, index) => {
+    out[first.length + index] = (mix * value) / secondNorm;
+  });
+  return out;
+}
+
+// MIX=β adds static word vectors (wink-vectors.ts) beside the sentence vector: cosine of the pair is
+// (cos_sentence + β² cos_words) / (1 + β²).
+const mix = Number(process.env.MIX ?? 0);
+if (mix > 0) {
+  const wink = winkEmbedder();
+  for (const [text, vector] of vectors) vectors.set(text, concatenated(vector, wink(text), mix));
+}
 const pct = (value: number) => (value * 100).toFixed(1);
 for (const weight of weights) {
   for (const [label, pool] of pools) {
