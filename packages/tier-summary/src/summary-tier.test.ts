@@ -16,7 +16,7 @@ import { summaryTier } from './summary-tier.ts';
 const countText = (text: string) => Math.ceil(text.length / 4);
 
 function contextFor(messages: readonly Message[], overrides: Partial<TierContext> = {}): TierContext {
-  return createTierContext({ protectedStart: messages.length - 2, targetTokens: 1_000, ...overrides });
+  return createTierContext({ protectedStart: messages.length - 2, targetTokens: 1_000, messages, ...overrides });
 }
 
 function applied(outcome: TierOutcome): Message[] {

@@ -16,7 +16,7 @@ import { trimTier } from './trim-tier.ts';
 const _countText = (text: string) => Math.ceil(text.length / 4);
 
 function contextFor(messages: readonly Message[], overrides: Partial<TierContext> = {}): TierContext {
-  return createTierContext({ protectedStart: messages.length - 2, targetTokens: 2_000, ...overrides });
+  return createTierContext({ protectedStart: messages.length - 2, targetTokens: 2_000, messages, ...overrides });
 }
 
 function applied(outcome: TierOutcome): { messages: Message[]; detail: string } {
@@ -90,7 +90,7 @@ describe('trimTier without a summarizer', () => {
     const first = applied(await trimTier({ maxNoteTokens: 60 }).apply(messages, { ...context, targetTokens: context.count(messages) - 40 })).messages;
     const earlierNote = first[2]!;
     const grown = [...first];
-    const again = { ...context, protectedStart: grown.length - 2, targetTokens: context.count(grown) - 40 };
+    const again = contextFor(grown, { protectedStart: grown.length - 2, targetTokens: context.count(grown) - 40 });
     const kept = applied(await trimTier({ maxNoteTokens: 60, ledgerShare: 1 }).apply(grown, again)).messages;
     expect(kept[2]).toBe(earlierNote);
     expect(kept[3]!.meta?.ctxkit?.kind).toBe('note');

@@ -13,7 +13,7 @@ beforeAll(() => counter.load());
 const exact = (text: string) => counter.count(text);
 
 function contextFor(messages: readonly Message[], overrides: Partial<TierContext> = {}): TierContext {
-  return createTierContext({ protectedStart: messages.length - 2, targetTokens: 1_000, ...overrides });
+  return createTierContext({ protectedStart: messages.length - 2, targetTokens: 1_000, messages, ...overrides });
 }
 
 function applied(outcome: TierOutcome): Message[] {
