@@ -100,6 +100,9 @@ describe('trimTier without a summarizer', () => {
     expect(merged[3]!.meta?.ctxkit?.kind).not.toBe('note');
   });
 
+});
+
+describe('trimTier without a summarizer, at the edges', () => {
   it('rejects an unknown foldTo and a ledgerShare outside 0–1 at creation', () => {
     expect(() => trimTier({ foldTo: 'half' as 'all' })).toThrow("option foldTo must be 'target' or 'all', got \"half\"");
     expect(() => trimTier({ ledgerShare: 2 })).toThrow(/ledgerShare/);

@@ -141,6 +141,9 @@ describe('webllmTier with an engine', () => {
     expect(compactionProgress.map((detail) => detail.message)).toEqual(hostProgress.map((progress) => progress.message));
   });
 
+});
+
+describe('webllmTier engine lifecycle', () => {
   it('reuses one engine across compactions, and unload() frees it so the next compaction loads again', async () => {
     const engines: ReturnType<typeof createEngineDouble>[] = [];
     const createEngine = vi.fn(async () => {
