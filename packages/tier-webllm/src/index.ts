@@ -4,7 +4,6 @@
  * @packageDocumentation
  */
 export { type ContextWindowExceeded, contextWindowErrorText, parseContextWindowError } from './context-window-error.ts';
-export { createEngineDouble, type EngineDouble, type EngineDoubleCall, type EngineDoubleOptions } from './engine-double.ts';
 export type { WebllmWorker } from './engine-loader.ts';
 export { checkWebgpu, type WebgpuAdapter, type WebgpuCheck, type WebgpuNavigator, type WebgpuRequirements } from './webgpu-check.ts';
 export type { CreateWebllmEngine, WebllmChatCompletion, WebllmChatMessage, WebllmChatRequest, WebllmEngine, WebllmLoadProgress } from './webllm-engine.ts';

@@ -20,6 +20,8 @@ const context = {
   protectedStart: messages.length - 1,
   targetTokens: 2_000,
   count,
+  currentTokens: count(messages), // the engine measures the transcript once a step and passes the figure
+  floorTokens: count([]),
   countText: (text) => Math.ceil(text.length / 4),
   store: memoryStore(),
   signal: new AbortController().signal,

@@ -26,10 +26,13 @@ for (const [index, path] of ['src/app.ts', 'src/server.ts', 'src/config.ts', 'sr
 }
 messages.push({ role: 'assistant', content: 'The port comes from src/env.ts.' });
 const countText = (text) => Math.ceil(text.length / 4);
+const count = (list) => list.reduce((sum, message) => sum + countText(JSON.stringify(message)), 0);
 const context = {
   protectedStart: messages.length - 1,
   targetTokens: 8_000,
-  count: (list) => list.reduce((sum, message) => sum + countText(JSON.stringify(message)), 0),
+  count,
+  currentTokens: count(messages), // the engine measures the transcript once a step and passes the figure
+  floorTokens: count([]),
   countText,
   store,
   signal: new AbortController().signal,

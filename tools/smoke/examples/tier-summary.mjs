@@ -31,10 +31,13 @@ const messages = [
   { role: 'user', content: 'Also add a test.' },
 ];
 try {
+  const count = (list) => list.reduce((sum, message) => sum + 4 + Math.ceil(JSON.stringify(message).length / 4), 0);
   const outcome = await summaryTier({ timeoutMs: 60_000, minSpanTokens: 0 }).apply(messages, {
     protectedStart: 4,
     targetTokens: 2_000,
-    count: (list) => list.reduce((sum, message) => sum + 4 + Math.ceil(JSON.stringify(message).length / 4), 0),
+    count,
+    currentTokens: count(messages), // the engine measures the transcript once a step and passes the figure
+    floorTokens: count([]),
     countText: (text) => Math.ceil(text.length / 4),
     store: memoryStore(),
     signal: new AbortController().signal,

@@ -12,10 +12,13 @@ const messages = [
   { role: 'tool', toolCallId: 'c2', content: 'ok' },
   { role: 'user', content: 'Also add a test.' },
 ];
+const count = (list) => list.reduce((sum, message) => sum + 4 + Math.ceil(JSON.stringify(message.content).length / 4), 0);
 const outcome = await trimTier().apply(messages, {
   protectedStart: 6,
   targetTokens: 2_000,
-  count: (list) => list.reduce((sum, message) => sum + 4 + Math.ceil(JSON.stringify(message.content).length / 4), 0),
+  count,
+  currentTokens: count(messages), // the engine measures the transcript once a step and passes the figure
+  floorTokens: count([]),
   countText: (text) => Math.ceil(text.length / 4),
   store: memoryStore(),
   signal: new AbortController().signal,

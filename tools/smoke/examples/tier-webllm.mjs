@@ -1,7 +1,8 @@
 // @ctxkit/tier-webllm README: without WebGPU the tier skips at once; with an engine (here the package's
 // stand-in, no GPU needed) it folds the middle of the run into an on-device summary.
 import { memoryStore } from '@ctxkit/core';
-import { createEngineDouble, webllmTier } from '@ctxkit/tier-webllm';
+import { webllmTier } from '@ctxkit/tier-webllm';
+import { createEngineDouble } from '@ctxkit/tier-webllm/test';
 import { assert, done } from './_support.mjs';
 
 const messages = [
@@ -13,10 +14,13 @@ const messages = [
   ]).flat(),
   { role: 'user', content: 'Also add a test.' },
 ];
+const count = (list) => list.reduce((sum, message) => sum + 4 + Math.ceil(JSON.stringify(message).length / 4), 0);
 const context = {
   protectedStart: messages.length - 1,
   targetTokens: 2_000,
-  count: (list) => list.reduce((sum, message) => sum + 4 + Math.ceil(JSON.stringify(message).length / 4), 0),
+  count,
+  currentTokens: count(messages), // the engine measures the transcript once a step and passes the figure
+  floorTokens: count([]),
   countText: (text) => Math.ceil(text.length / 4),
   store: memoryStore(),
   signal: new AbortController().signal,
