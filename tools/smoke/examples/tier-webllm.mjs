@@ -3,7 +3,7 @@
 import { memoryStore } from '@ctxkit/core';
 import { webllmTier } from '@ctxkit/tier-webllm';
 import { createEngineDouble } from '@ctxkit/tier-webllm/test';
-import { assert, done } from './_support.mjs';
+import { assert, done, tierContext } from './_support.mjs';
 
 const messages = [
   { role: 'system', content: 'You are a coding agent.' },
@@ -15,17 +15,7 @@ const messages = [
   { role: 'user', content: 'Also add a test.' },
 ];
 const count = (list) => list.reduce((sum, message) => sum + 4 + Math.ceil(JSON.stringify(message).length / 4), 0);
-const context = {
-  protectedStart: messages.length - 1,
-  targetTokens: 2_000,
-  count,
-  currentTokens: count(messages), // the engine measures the transcript once a step and passes the figure
-  floorTokens: count([]),
-  countText: (text) => Math.ceil(text.length / 4),
-  store: memoryStore(),
-  signal: new AbortController().signal,
-  progress: () => {},
-};
+const context = tierContext(messages, { protectedStart: messages.length - 1, targetTokens: 2_000, count, store: memoryStore() });
 // No usable WebGPU adapter here (Node and Bun have no navigator.gpu; Deno has one but no GPU on CI).
 const skipped = await webllmTier().apply(messages, context);
 assert.equal(skipped.status, 'skipped');
