@@ -23,14 +23,11 @@ export {
   callsDetail,
   type FoldedSpan,
   type FoldSummarySettings,
-  foldSummary,
+  foldSpanSummary,
   minAnswerTokens,
-  rejectedSummary,
-  type SummaryFold,
-  summarizeFold,
+  type SpanFold,
+  type SpanFoldSettings,
   summaryBudget,
-  summaryHeader,
-  unwrittenSummary,
 } from './summary-fold.ts';
 export { type InstructionMode, type InstructionOptions, summaryInstructions, summarySections } from './summary-instructions.ts';
 export { keyTerms, taskProblem, taskSection } from './task-check.ts';

@@ -1,5 +1,5 @@
 import { CtxkitError, type Message, messageKey, type SummarizerPlugin, type TierContext, type TierOutcome } from '@ctxkit/core';
-import { digestMessage, type FoldSpan, formatCount } from './fold-span.ts';
+import { coveredCount, digestMessage, type FoldSpan, formatCount } from './fold-span.ts';
 import { type SpanSummaryRequest, type SpanSummaryResult, summarizeSpan } from './summarize-span.ts';
 
 /** The summary's answer budget never drops below this, however close the target is. */
@@ -106,4 +106,33 @@ export function unwrittenSummary(result: Extract<SpanSummaryResult, { ok: false 
 /** How many summarizer calls a summary took, for a tier's detail: `1 call` or `3 calls (2 parts)`. */
 export function callsDetail(result: { calls: number; parts: number }, call: string, part: string): string {
   return result.calls === 1 ? `1 ${call}` : `${result.calls} ${call}s (${result.parts} ${part}s)`;
+}
+
+/** What {@link foldSpanSummary} writes, besides the request settings. */
+export interface SpanFoldSettings extends FoldSummarySettings {
+  /** The tier id, for `meta.ctxkit.by`. */
+  by: string;
+  /** The header says the summary was written on this device. */
+  onDevice?: boolean;
+  /** Asked after a failed summary: true tries once more (webllm, after its model corrected the token ratio). */
+  retry?: (result: Extract<SpanSummaryResult, { ok: false }>) => boolean;
+}
+
+/** A span folded into its summary, or the outcome and reason of a summary that was not written or not shorter. */
+export type SpanFold =
+  | { ok: true; messages: Message[]; tokens: number; summaryTokens: number; calls: number; parts: number }
+  | { ok: false; outcome: TierOutcome; reason: string; error?: CtxkitError; summaryTokens?: number };
+
+/**
+ * The ending every summarizing tier shares: summarizes the span ({@link summarizeFold}), puts the summary
+ * in its place ({@link foldSummary}), and says what failed, as the `skipped`/`failed` outcome a tier
+ * returns as is (tier-summary, tier-webllm) or a reason it falls back on (tier-trim).
+ */
+export async function foldSpanSummary(messages: readonly Message[], found: FoldedSpan, context: TierContext, settings: SpanFoldSettings): Promise<SpanFold> {
+  let result = await summarizeFold(messages, found, context, settings);
+  if (!result.ok && settings.retry?.(result)) result = await summarizeFold(messages, found, context, settings);
+  if (!result.ok) return { ok: false, outcome: unwrittenSummary(result), reason: result.reason, ...(result.error ? { error: result.error } : {}) };
+  const fold = foldSummary(messages, found, context, { by: settings.by, header: summaryHeader(coveredCount(found.folded), settings.onDevice), text: result.text });
+  if (!fold.ok) return { ok: false, outcome: rejectedSummary(fold.reason, settings.source), reason: fold.reason, summaryTokens: fold.summaryTokens };
+  return { ok: true, messages: fold.messages, tokens: fold.tokens, summaryTokens: fold.summaryTokens, calls: result.calls, parts: result.parts };
 }

@@ -1,18 +1,5 @@
 import type { Message, TierContext, TierOutcome, TierPlugin } from '@ctxkit/core';
-import {
-  assertProtectedStart,
-  callsDetail,
-  coveredCount,
-  foldSummary,
-  formatCount,
-  numberOption,
-  rejectedSummary,
-  summarizableSpan,
-  summarizeFold,
-  summaryHeader,
-  summaryOptions,
-  unwrittenSummary,
-} from '@ctxkit/summarize';
+import { assertProtectedStart, callsDetail, foldSpanSummary, formatCount, numberOption, summarizableSpan, summaryOptions } from '@ctxkit/summarize';
 
 const source = 'tier-summary';
 
@@ -70,15 +57,13 @@ export function summaryTier(options: SummaryTierOptions = {}): TierPlugin<'summa
       if (!summarizer) return { status: 'skipped', reason: 'no summarizer: register one, or a provider whose summarizer serves the active model' };
       const found = summarizableSpan(messages, context, minSpanTokens);
       if ('skip' in found) return { status: 'skipped', reason: found.skip };
-      const result = await summarizeFold(messages, found, context, { summarizer, maxSummaryTokens, timeoutMs, taskTermCoverage, extraInstructions: options.extraInstructions, source });
-      if (!result.ok) return unwrittenSummary(result);
-      const fold = foldSummary(messages, found, context, { by: 'summary', header: summaryHeader(coveredCount(found.folded)), text: result.text });
-      if (!fold.ok) return rejectedSummary(fold.reason, source);
+      const fold = await foldSpanSummary(messages, found, context, { summarizer, maxSummaryTokens, timeoutMs, taskTermCoverage, extraInstructions: options.extraInstructions, source, by: 'summary' });
+      if (!fold.ok) return fold.outcome;
       return {
         status: 'applied',
         messages: fold.messages,
         tokens: fold.tokens,
-        detail: `folded ${found.folded.length} messages (${formatCount(found.spanTokens)} tokens) into a ${formatCount(fold.summaryTokens)}-token summary in ${callsDetail(result, 'summarizer call', 'part')}`,
+        detail: `folded ${found.folded.length} messages (${formatCount(found.spanTokens)} tokens) into a ${formatCount(fold.summaryTokens)}-token summary in ${callsDetail(fold, 'summarizer call', 'part')}`,
       };
     },
   };

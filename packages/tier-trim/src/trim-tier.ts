@@ -1,19 +1,5 @@
 import { CtxkitError, type Message, messageKey, type TierContext, type TierOutcome, type TierPlugin } from '@ctxkit/core';
-import {
-  assertProtectedStart,
-  coveredCount,
-  digestMessage,
-  type FoldedSpan,
-  type FoldSpan,
-  findFoldSpan,
-  foldSummary,
-  formatCount,
-  isCtxkitDigest,
-  numberOption,
-  summarizeFold,
-  summaryHeader,
-  summaryOptions,
-} from '@ctxkit/summarize';
+import { assertProtectedStart, coveredCount, digestMessage, type FoldedSpan, type FoldSpan, findFoldSpan, foldSpanSummary, formatCount, isCtxkitDigest, numberOption, summaryOptions } from '@ctxkit/summarize';
 import { collectFacts } from './note-facts.ts';
 import { noteDetails, renderNote } from './render-note.ts';
 
@@ -126,11 +112,9 @@ async function trySummary(messages: readonly Message[], found: FoldedSpan, conte
   const summarizer = context.summarizer;
   // The factual-note summarizer would only see ctxkit's framed text; the note below reads the real messages.
   if (!settings.useSummarizer || !summarizer || summarizer.id === 'factual-note') return undefined;
-  const result = await summarizeFold(messages, found, context, { ...settings, summarizer, source });
-  if (!result.ok && result.error?.code === 'ABORTED') return aborted(context.signal.reason);
-  if (!result.ok) return result.reason;
-  const fold = foldSummary(messages, found, context, { by: 'trim', header: summaryHeader(coveredCount(found.folded)), text: result.text });
-  if (!fold.ok) return `the summary (${formatCount(fold.summaryTokens)} tokens) was not shorter than the ${formatCount(found.spanTokens)}-token middle`;
+  const fold = await foldSpanSummary(messages, found, context, { ...settings, summarizer, source, by: 'trim' });
+  if (!fold.ok && fold.error?.code === 'ABORTED') return aborted(context.signal.reason);
+  if (!fold.ok) return fold.summaryTokens === undefined ? fold.reason : `the summary (${formatCount(fold.summaryTokens)} tokens) was not shorter than the ${formatCount(found.spanTokens)}-token middle`;
   return {
     status: 'applied',
     messages: fold.messages,

@@ -1,22 +1,7 @@
 import { CtxkitError, type Message, type TierContext, type TierOutcome, type TierPlugin } from '@ctxkit/core';
-import {
-  assertProtectedStart,
-  callsDetail,
-  coveredCount,
-  type FoldedSpan,
-  foldSummary,
-  formatCount,
-  numberOption,
-  rejectedSummary,
-  summarizableSpan,
-  summarizeFold,
-  summaryHeader,
-  summaryOptions,
-  unwrittenSummary,
-} from '@ctxkit/summarize';
-import { createEngineLoader, type EngineAvailability, type EngineLoader, type WebllmWorker } from './engine-loader.ts';
-import type { WebgpuRequirements } from './webgpu-check.ts';
-import type { CreateWebllmEngine, WebllmEngine, WebllmLoadProgress } from './webllm-engine.ts';
+import { assertProtectedStart, callsDetail, type FoldedSpan, foldSpanSummary, formatCount, numberOption, summarizableSpan, summaryOptions } from '@ctxkit/summarize';
+import { createEngineLoader, type EngineAvailability, type EngineLoader, type WebllmEngineSource } from './engine-loader.ts';
+import type { WebllmEngine, WebllmLoadProgress } from './webllm-engine.ts';
 import { type WebllmSummarizer, webllmSummarizer } from './webllm-summarizer.ts';
 
 const source = 'tier-webllm';
@@ -33,24 +18,9 @@ export interface WebllmTierProgress {
 }
 
 /** Options for {@link webllmTier}. */
-export interface WebllmTierOptions {
+export interface WebllmTierOptions extends WebllmEngineSource {
   /** A model id from WebLLM's prebuilt list (or from `appConfig`). @default defaultWebllmModel */
   model?: string;
-  /** An engine to use as is (anything with WebLLM's `chat.completions.create`); no WebGPU check then. */
-  engine?: WebllmEngine;
-  /** Creates the engine on first use, instead of `CreateMLCEngine`; no WebGPU check then. */
-  createEngine?: CreateWebllmEngine;
-  /**
-   * Run the model in this web worker (`CreateWebWorkerMLCEngine`), so generation does not block the page.
-   * A function is called once, on first use, and the worker it made is terminated by `unload()`.
-   */
-  useWorker?: WebllmWorker | (() => WebllmWorker);
-  /** WebLLM's `AppConfig`, for a model that is not in the prebuilt list. */
-  appConfig?: unknown;
-  /** WebLLM's `ChatOptions` for the model, e.g. `{ context_window_size: 2048 }`. */
-  chatOptions?: Record<string, unknown>;
-  /** The model's window, prompt and answer together. @default the model record's `context_window_size`, else 4,096 */
-  contextWindow?: number;
   /**
    * Tokens one request to the model may take, prompt and answer together: the span is cut into chunks
    * that fit it with room for the instructions and the answer. Lower it to keep each generation short.
@@ -75,8 +45,6 @@ export interface WebllmTierOptions {
   extraInstructions?: string;
   /** Sampling temperature. @default 0 */
   temperature?: number;
-  /** WebGPU check settings: a stand-in `navigator`, accepting a software adapter, the adapter timeout. */
-  webgpu?: Pick<WebgpuRequirements, 'navigator' | 'allowFallbackAdapter' | 'timeoutMs'>;
   /** Load and summary progress, also outside a compaction (during `load()`). */
   onProgress?: (progress: WebllmTierProgress) => void;
 }
@@ -177,30 +145,28 @@ async function foldOnDevice(
   settings: WebllmSettings,
   report: (progress: WebllmTierProgress) => void,
 ): Promise<TierOutcome> {
-  const summarize = () =>
-    summarizeFold(messages, found, context, {
-      ...settings,
-      summarizer: modelSummarizer,
-      // The small model's tokens, estimated high and corrected by its reports, not the agent model's.
-      countText: (text) => modelSummarizer.countText(text),
-      timeoutMs: settings.totalTimeoutMs,
-      progress: (detail) => report({ phase: 'summarize', ...detail }),
-      source,
-    });
   const ratioBefore = modelSummarizer.tokenRatio;
-  let result = await summarize();
-  // The model counted more tokens than estimated and rejected a chunk: the ratio it taught the
-  // summarizer makes smaller chunks, so one more try is worth it.
-  if (!result.ok && !result.skip && modelSummarizer.tokenRatio > ratioBefore && !context.signal.aborted) result = await summarize();
-  if (!result.ok) return unwrittenSummary(result);
-  const fold = foldSummary(messages, found, context, { by: 'webllm', header: summaryHeader(coveredCount(found.folded), true), text: result.text });
-  if (!fold.ok) return rejectedSummary(fold.reason, source);
-  report({ phase: 'summarize', message: `summary written in ${result.calls} ${result.calls === 1 ? 'call' : 'calls'}`, fraction: 1 });
+  const fold = await foldSpanSummary(messages, found, context, {
+    ...settings,
+    summarizer: modelSummarizer,
+    // The small model's tokens, estimated high and corrected by its reports, not the agent model's.
+    countText: (text) => modelSummarizer.countText(text),
+    timeoutMs: settings.totalTimeoutMs,
+    progress: (detail) => report({ phase: 'summarize', ...detail }),
+    source,
+    by: 'webllm',
+    onDevice: true,
+    // The model counted more tokens than estimated and rejected a chunk: the ratio it taught the
+    // summarizer makes smaller chunks, so one more try is worth it.
+    retry: (result) => !result.skip && modelSummarizer.tokenRatio > ratioBefore && !context.signal.aborted,
+  });
+  if (!fold.ok) return fold.outcome;
+  report({ phase: 'summarize', message: `summary written in ${fold.calls} ${fold.calls === 1 ? 'call' : 'calls'}`, fraction: 1 });
   return {
     status: 'applied',
     messages: fold.messages,
     tokens: fold.tokens,
-    detail: `folded ${found.folded.length} messages (${formatCount(found.spanTokens)} tokens) into a ${formatCount(fold.summaryTokens)}-token on-device summary in ${callsDetail(result, 'call', 'chunk')}`,
+    detail: `folded ${found.folded.length} messages (${formatCount(found.spanTokens)} tokens) into a ${formatCount(fold.summaryTokens)}-token on-device summary in ${callsDetail(fold, 'call', 'chunk')}`,
   };
 }
 
