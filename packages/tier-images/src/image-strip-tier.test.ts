@@ -1,14 +1,11 @@
-import { type Message, safeCutIndex, validateTranscript } from '@ctxkit/core';
-import { approximateCount, checkTierOutput, runTierConformance, transcriptArbitrary } from '@ctxkit/testkit';
+import { type Message, safeCutIndex, type TierOutcome, validateTranscript } from '@ctxkit/core';
+import { appliedOutcome, approximateCount, checkTierOutput, runTierConformance, transcriptArbitrary } from '@ctxkit/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { browserRun, screenshotCount, tierContext } from './__fixtures__/browser-run.ts';
 import { defaultImagePlaceholder, imageStripTier } from './image-strip-tier.ts';
 
-function applied(outcome: Awaited<ReturnType<ReturnType<typeof imageStripTier>['apply']>>): Message[] {
-  if (outcome.status !== 'applied') throw new Error(`expected applied, got ${outcome.status}: ${outcome.reason}`);
-  return outcome.messages;
-}
+const applied = (outcome: TierOutcome) => appliedOutcome(outcome).messages;
 
 const imagesIn = (messages: readonly Message[]) =>
   messages.reduce((sum, message) => sum + (typeof message.content === 'string' ? 0 : message.content.filter((part) => part.type === 'image').length), 0);

@@ -3,17 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Message, memoryStore, type StorePlugin, type TierOutcome, type ToolMessage, validateTranscript } from '@ctxkit/core';
 import { fileStore } from '@ctxkit/store';
-import { checkTierOutput, runTierConformance } from '@ctxkit/testkit';
+import { appliedOutcome, checkTierOutput, runTierConformance } from '@ctxkit/testkit';
 import { describe, expect, it } from 'vitest';
 import { codingRun, tierContext } from './__fixtures__/tier-context.ts';
 import { type ArchivedToolResult, readArchivedToolResult } from './archive.ts';
 import { microcompactTier } from './microcompact-tier.ts';
 import { createRestoreHandler } from './restore-handler.ts';
 
-function applied(outcome: TierOutcome): Message[] {
-  if (outcome.status !== 'applied') throw new Error(`expected applied, got ${outcome.status}: ${outcome.reason}`);
-  return outcome.messages;
-}
+const applied = (outcome: TierOutcome) => appliedOutcome(outcome).messages;
 
 const handlesOf = (messages: readonly Message[]) => messages.flatMap((message) => (message.meta?.ctxkit?.handle ? [message.meta.ctxkit.handle] : []));
 

@@ -1,13 +1,15 @@
 import { CtxkitError, type Message, type TierContext, type TierOutcome, textOf } from '@ctxkit/core';
 import {
+  appliedOutcome,
   approximateCount,
   corpusDir,
-  corpusMissingMessage,createTierContext, 
+  corpusMissingMessage,
+  createTierContext,
   deterministicSummarizer,
   listTrajectories,
   readTrajectory,
   runTierConformance,
-  scriptedSummarizer
+  scriptedSummarizer,
 } from '@ctxkit/testkit';
 import { describe, expect, it } from 'vitest';
 import { factualNoteSummarizer } from './factual-note-summarizer.ts';
@@ -20,8 +22,8 @@ function contextFor(messages: readonly Message[], overrides: Partial<TierContext
 }
 
 function applied(outcome: TierOutcome): { messages: Message[]; detail: string } {
-  if (outcome.status !== 'applied') throw new Error(`expected applied, got ${outcome.status}: ${outcome.reason}`);
-  return { messages: outcome.messages, detail: outcome.detail ?? '' };
+  const { messages, detail = '' } = appliedOutcome(outcome);
+  return { messages, detail };
 }
 
 const task = 'Make parseConfig in src/parser.ts accept null.';
