@@ -50,6 +50,9 @@ export {
   type TokenizerPlugin,
   type Usage,
 } from './plugin.ts';
+export { messageKey } from './message-key.ts';
+export { filesInShellCommand, looksLikePath, type ShellFiles } from './shell-command.ts';
+export { editedFiles, parseToolArguments, shellCommandOf, type ToolCallFiles, toolCallFiles } from './tool-call-files.ts';
 export { createRegistry, type Falsy, type IdsOf, type PluginFor, type Registry } from './registry.ts';
 export {
   assertValidTranscript,

@@ -167,7 +167,29 @@ export type TierOutcome =
   | { status: 'skipped'; reason: string }
   | { status: 'failed'; reason: string; error?: unknown };
 
-/** One compaction step. Keeps the invariants of DESIGN.md §3 (checked by `@ctxkit/testkit`). */
+/**
+ * One compaction step: the engine hands it the transcript and a {@link TierContext}, and it returns a
+ * shorter transcript (`applied`), or says why not (`skipped`, `failed`). Every tier keeps these
+ * invariants, whatever its input; `runTierConformance` of `@ctxkit/testkit` checks them on generated
+ * transcripts, and the engine checks the output again before it uses it:
+ *
+ * - **The system message is never rewritten.** A leading `system` message comes back as it went in.
+ * - **The protected recent turns stay verbatim.** Messages from `context.protectedStart` on come back
+ *   unchanged, in order, at the end of the output.
+ * - **Tool-call pairs stay intact.** The output is a valid transcript: every tool result follows the
+ *   assistant call it answers, and a call that had a result still has one (a stub counts).
+ * - **It never grows.** An applied output is never larger than its input by `context.count` (the
+ *   engine fails a tier whose output grew and keeps the input).
+ * - **It never mutates its input.** The messages it is handed (and their content and meta) are left as
+ *   they were; the output is a new array.
+ * - **Skipped and failed leave the transcript as it was.** Only `applied` changes anything; a tier that
+ *   skips or fails has written nothing the transcript depends on, and the next tier runs.
+ * - **Reported tokens are honest.** An applied outcome's `tokens`, when given, is `context.count` of
+ *   its `messages`; the engine checks it against its own measurement.
+ *
+ * Every message a tier removes is traced: the message standing in for it names it in
+ * `meta.ctxkit.replaces` (with `messageKey`), or it can be restored from `context.store`.
+ */
 export interface TierPlugin<Id extends string = string> extends PluginBase<'tier', Id> {
   readonly category: TierCategory;
   apply(messages: readonly Message[], context: TierContext): Promise<TierOutcome>;

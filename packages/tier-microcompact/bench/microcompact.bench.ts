@@ -15,7 +15,7 @@ const repeats = 20;
 
 function context(messages: readonly Message[], store = memoryStore()): TierContext {
   const all = segmentRounds(messages);
-  return createTierContext({ protectedStart: all.at(-6)?.start ?? messages.length, store });
+  return createTierContext({ messages, protectedStart: all.at(-6)?.start ?? messages.length, store });
 }
 
 function median(values: number[]): number {

@@ -18,7 +18,7 @@ const counter = tiktokenCounter('o200k_base');
 await counter.load();
 const window = 4_096;
 
-const contextFor = (messages: readonly Message[]): TierContext => createTierContext({ protectedStart: Math.max(3, messages.length - 6), targetTokens: 2_000 });
+const contextFor = (messages: readonly Message[]): TierContext => createTierContext({ messages, protectedStart: Math.max(3, messages.length - 6), targetTokens: 2_000 });
 
 const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
