@@ -1,22 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import heldOut from './__fixtures__/provider-errors-holdout-2.json' with { type: 'json' };
-import { classifyError } from './classify-error.ts';
+import { classifyEntry, expectClassifiedAsStated, type ProviderErrorEntry } from './__fixtures__/provider-error-entry.ts';
 
 /** One entry of `__fixtures__/provider-errors-holdout-2.json`: a real error string, what it means, and where it was found. */
-interface HeldOutEntry {
-  provider: string;
-  status: number | null;
-  kind: string;
-  body_or_message: string;
-  source: string;
+interface HeldOutEntry extends ProviderErrorEntry {
   /** `real`: a body or message quoted from a live failure; `tests`: a string from another project's test suite. */
   origin: 'real' | 'tests';
   /** Shares a 60-character stretch with an entry of the older fixtures (same family, other numbers). */
   near_existing?: boolean;
-  reported_tokens?: number;
-  limit_tokens?: number;
-  retryable?: boolean;
-  fallback?: boolean;
   /** What the classifier answered before this set was measured, where that was wrong (decision 0056). */
   untouched_kind?: string;
   /** Why an entry is still classified wrong. */
@@ -24,7 +15,6 @@ interface HeldOutEntry {
 }
 
 const entries = heldOut as HeldOutEntry[];
-const classify = (entry: HeldOutEntry) => classifyError(entry.status === null ? entry.body_or_message : { status: entry.status, body: entry.body_or_message });
 const name = (entry: HeldOutEntry, index: number) => `${index} ${entry.origin} ${entry.provider}: ${entry.body_or_message.replace(/\s+/g, ' ').slice(0, 70)}`;
 
 describe('classifyError on the second held-out set (issue 14: collected from other projects and live failures, measured untouched, then fixed by family)', () => {
@@ -40,16 +30,11 @@ describe('classifyError on the second held-out set (issue 14: collected from oth
   });
 
   it.each(entries.map((entry, index) => [name(entry, index), entry] as const).filter(([, entry]) => entry.known_miss === undefined))('%s', (_name, entry) => {
-    const result = classify(entry);
-    expect(result.kind).toBe(entry.kind);
-    if (entry.limit_tokens !== undefined) expect(result.limitTokens).toBe(entry.limit_tokens);
-    if (entry.reported_tokens !== undefined) expect([result.reportedTokens, result.inputTokens]).toContain(entry.reported_tokens);
-    if (entry.retryable !== undefined) expect(result.retryable).toBe(entry.retryable);
-    if (entry.fallback !== undefined) expect(result.fallback).toBe(entry.fallback);
+    expectClassifiedAsStated(entry);
   });
 
   it('gets every real body right and at least 95% of the other projects’ test strings; the one miss left says why', () => {
-    const misses = entries.filter((entry) => classify(entry).kind !== entry.kind);
+    const misses = entries.filter((entry) => classifyEntry(entry).kind !== entry.kind);
     expect(misses.every((entry) => entry.known_miss !== undefined)).toBe(true);
     expect(misses.filter((entry) => entry.origin === 'real')).toHaveLength(0);
     const tests = entries.filter((entry) => entry.origin === 'tests');
