@@ -154,7 +154,7 @@ const longestSensibleWaitMs = 15 * 60_000;
 
 // An account out of money: credits spent, a spending limit reached, a key's monthly cap (decision 0056).
 const outOfCredit =
-  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|spending limit|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit/;
+  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?insufficient|spending limit|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|余额不足|欠费/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length".
 const rateLimitWords = new RegExp(
   String.raw`rate.?limit|throttl|\bquota|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your usage limit|insufficient (?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
@@ -227,6 +227,7 @@ const limitPatterns = [
   /n_ctx\W{1,3}(\d+)/i,
   /(\d+) maximum\b/i,
   /max(?:imum)? (?:prompt |input |model |sequence )?length(?: is| of)?:?\s*\(?(\d+)/i,
+  /max(?:imum)? context length of [\w.:/-]+ is (\d+)/i,
   /maxlength\W{1,3}(\d+)/i,
   /(?:tokens allowed|limit of|limit is|cannot exceed|must be <=|must not exceed|window of)\s*\(?(\d+)/i,
   /\bbudget\W{0,3}(\d+)/i,
@@ -288,7 +289,7 @@ const timeoutWords = /\btimed? ?out\b|\btimeout\b|timeout(?:error|exception)\b|\
  * Many Requests") or as "status code 524" anywhere.
  */
 function textStatus(text: string): number | undefined {
-  return asStatus(/^(?:HTTP\/?[\d.]*\s+|status:?\s*)?(\d{3})\b/i.exec(text)?.[1]) ?? asStatus(/\bstatus[ _]code\W{0,3}(\d{3})\b/i.exec(text)?.[1]);
+  return asStatus(/^(?:HTTP\/?[\d.]*\s+|status:?\s*)?(\d{3})\b/i.exec(text)?.[1]) ?? asStatus(/\bstatus[ _]code(?: of| is)?\W{0,3}(\d{3})\b/i.exec(text)?.[1]);
 }
 
 /**
