@@ -28,6 +28,7 @@ if (!dir) {
 const corpus: Entry[] = JSON.parse(readFileSync(join(dir, 'errors', 'provider-errors.json'), 'utf8'));
 const holdout: Entry[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'holdout-errors.json'), 'utf8'));
 const holdout2: Entry[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-2.json'), 'utf8'));
+const holdout3: Entry[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-3.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -94,6 +95,9 @@ for (const origin of ['real', 'tests'] as const) {
   const untouched = part.filter((entry) => entry.untouched_kind === undefined).length;
   console.log(`| second held-out set, ${origin === 'real' ? 'real bodies' : 'other projects’ test strings'} (src/__fixtures__/provider-errors-holdout-2.json) | ${score.total} | ${score.kinds} (untouched: ${untouched}) | ${score.numbers} of ${score.numbered} |`);
 }
+const thirdScore = accuracy(holdout3);
+const thirdUntouched = holdout3.filter((entry) => entry.untouched_kind === undefined).length;
+console.log(`| third held-out set, real bodies (src/__fixtures__/provider-errors-holdout-3.json) | ${thirdScore.total} | ${thirdScore.kinds} (untouched: ${thirdUntouched}) | ${thirdScore.numbers} of ${thirdScore.numbered} |`);
 const classify = median(classifyTimes);
 const baseline = median(baselineTimes);
 const resolve = median(resolveTimes);
