@@ -15,6 +15,9 @@ interface Entry {
   limit_tokens?: number;
   body?: string;
   body_or_message?: string;
+  /** Second held-out set: `real` bodies or other projects' `tests` strings, and the kind the classifier gave before it was tuned on them. */
+  origin?: 'real' | 'tests';
+  untouched_kind?: string;
 }
 
 const dir = corpusDir();
@@ -24,6 +27,8 @@ if (!dir) {
 }
 const corpus: Entry[] = JSON.parse(readFileSync(join(dir, 'errors', 'provider-errors.json'), 'utf8'));
 const holdout: Entry[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'holdout-errors.json'), 'utf8'));
+const holdout2: Entry[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-2.json'), 'utf8'));
+const holdout3: Entry[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-3.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -84,6 +89,15 @@ console.log('| set | entries | kind right | token figures right |');
 console.log('|---|---:|---:|---:|');
 console.log(`| corpus (errors/provider-errors.json) | ${corpusScore.total} | ${corpusScore.kinds} | ${corpusScore.numbers} of ${corpusScore.numbered} |`);
 console.log(`| held out (src/__fixtures__/holdout-errors.json) | ${holdoutScore.total} | ${holdoutScore.kinds} | ${holdoutScore.numbers} of ${holdoutScore.numbered} |`);
+for (const origin of ['real', 'tests'] as const) {
+  const part = holdout2.filter((entry) => entry.origin === origin);
+  const score = accuracy(part);
+  const untouched = part.filter((entry) => entry.untouched_kind === undefined).length;
+  console.log(`| second held-out set, ${origin === 'real' ? 'real bodies' : 'other projects’ test strings'} (src/__fixtures__/provider-errors-holdout-2.json) | ${score.total} | ${score.kinds} (untouched: ${untouched}) | ${score.numbers} of ${score.numbered} |`);
+}
+const thirdScore = accuracy(holdout3);
+const thirdUntouched = holdout3.filter((entry) => entry.untouched_kind === undefined).length;
+console.log(`| third held-out set, real bodies (src/__fixtures__/provider-errors-holdout-3.json) | ${thirdScore.total} | ${thirdScore.kinds} (untouched: ${thirdUntouched}) | ${thirdScore.numbers} of ${thirdScore.numbered} |`);
 const classify = median(classifyTimes);
 const baseline = median(baselineTimes);
 const resolve = median(resolveTimes);
