@@ -18,7 +18,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { corpusDir, corpusMissingMessage } from '@ctxkit/testkit';
-import { type CompactToolsOptions, checkToolsAgreement, compactTools, createToolSearch, normalizeToolsInput, schemaBench } from '../src/index.ts';
+import { checkToolsAgreement, schemaBench } from '../src/bench/index.ts';
+import { type CompactToolsOptions, compactTools, createToolSearch, normalizeToolsInput } from '../src/index.ts';
 import { ajvCompiler } from '../test/ajv-compiler.ts';
 import { o200kTokenizer } from '../test/o200k-tokenizer.ts';
 
