@@ -2,16 +2,30 @@ import { describe, expect, it } from 'vitest';
 import { firstSentence } from './first-sentence.ts';
 
 describe('firstSentence', () => {
-  it('cuts after the first sentence', () => {
-    expect(firstSentence('Repository owner. Must exist. Case-insensitive.')).toBe('Repository owner.');
-    expect(firstSentence('Is it open? Then close it.')).toBe('Is it open?');
-    expect(firstSentence('Never do this! Really.')).toBe('Never do this!');
+  it.each([
+    ['a full stop', 'Repository owner. Must exist. Case-insensitive.', 'Repository owner.'],
+    ['a question mark', 'Is it open? Then close it.', 'Is it open?'],
+    ['an exclamation mark', 'Never do this! Really.', 'Never do this!'],
+    ['a closing quote', 'He said "Stop." Then left.', 'He said "Stop."'],
+    ['a closing bracket', 'Filters runs (see list.) Then more.', 'Filters runs (see list.)'],
+    ['closing emphasis', '**Important note.** Read this.', '**Important note.**'],
+    ['a blank line', 'Lists workflows\n\nUse it for CI questions', 'Lists workflows'],
+    ['a line break before a capital', 'The action to perform on a sub-issue\nOptions are:\n- add', 'The action to perform on a sub-issue'],
+    ['the second sentence when the first is a single word', 'Optional. Glob patterns to skip. Added to defaults.', 'Optional. Glob patterns to skip.'],
+    ['a numbered list item, not its marker', 'Options are:\n1. get - Get it.\n2. list - List them.', 'Options are:\n1. get - Get it.'],
+  ])('cuts after %s', (_end, text, expected) => {
+    expect(firstSentence(text)).toBe(expected);
   });
 
-  it('keeps text without a second sentence whole', () => {
-    expect(firstSentence('Repository owner')).toBe('Repository owner');
-    expect(firstSentence('The search query.')).toBe('The search query.');
-    expect(firstSentence('  Padded text.  ')).toBe('Padded text.');
+  it.each([
+    ['without a second sentence', 'Repository owner', 'Repository owner'],
+    ['ending in its only full stop', 'The search query.', 'The search query.'],
+    ['padded, trimmed', '  Padded text.  ', 'Padded text.'],
+    ['a numbered list without sentence ends', 'Steps to run\n1. Build it\n2. Test it', 'Steps to run\n1. Build it\n2. Test it'],
+    // A line that runs on (ends with a colon or comma) continues the sentence.
+    ['a line that runs on after a colon', 'Options are:\nAdd or Remove', 'Options are:\nAdd or Remove'],
+  ])('keeps text whole: %s', (_case, text, expected) => {
+    expect(firstSentence(text)).toBe(expected);
   });
 
   it.each([
@@ -38,26 +52,7 @@ describe('firstSentence', () => {
     expect(firstSentence(text)).toBe(expected);
   });
 
-  it('ends a sentence after a closing quote or bracket', () => {
-    expect(firstSentence('He said "Stop." Then left.')).toBe('He said "Stop."');
-    expect(firstSentence('Filters runs (see list.) Then more.')).toBe('Filters runs (see list.)');
-    expect(firstSentence('**Important note.** Read this.')).toBe('**Important note.**');
-  });
-
-  it('does not take a numbered-list marker for a sentence end', () => {
-    expect(firstSentence('Steps to run\n1. Build it\n2. Test it')).toBe('Steps to run\n1. Build it\n2. Test it');
-    expect(firstSentence('Options are:\n1. get - Get it.\n2. list - List them.')).toBe('Options are:\n1. get - Get it.');
-  });
-
-  it('ends at a blank line or a line break before a capital', () => {
-    expect(firstSentence('Lists workflows\n\nUse it for CI questions')).toBe('Lists workflows');
-    expect(firstSentence('The action to perform on a sub-issue\nOptions are:\n- add')).toBe('The action to perform on a sub-issue');
-    // A line that runs on (ends with a colon or comma) continues the sentence.
-    expect(firstSentence('Options are:\nAdd or Remove')).toBe('Options are:\nAdd or Remove');
-  });
-
-  it('takes the next sentence when the first is a single word', () => {
-    expect(firstSentence('Optional. Glob patterns to skip. Added to defaults.')).toBe('Optional. Glob patterns to skip.');
+  it('takes a single word as a sentence with minWords: 1', () => {
     expect(firstSentence('Deprecated. Use q instead. Old.', { minWords: 1 })).toBe('Deprecated.');
   });
 });
