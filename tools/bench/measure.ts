@@ -65,3 +65,32 @@ export async function interleavedRounds<Name extends string>(tasks: Record<Name,
   }
   return times;
 }
+
+/** What {@link costAgainstStringify} measured: median milliseconds a call, and the median of the per-round ratios. */
+export interface StringifyCost {
+  stringifyMs: number;
+  runMs: number;
+  ratio: number;
+}
+
+/**
+ * What `run` costs next to serialising the transcript it works on (`JSON.stringify(messages)`, the least a
+ * host does to send a request), in interleaved rounds with the two alternating which goes first.
+ */
+export async function costAgainstStringify(messages: unknown, run: () => unknown, options: { rounds: number; calls: number }): Promise<StringifyCost> {
+  const times = await interleavedRounds({ stringify: () => JSON.stringify(messages), run }, { ...options, order: 'rotate' });
+  return { stringifyMs: median(times.stringify), runMs: median(times.run), ratio: median(roundRatios(times.run, times.stringify)) };
+}
+
+/** A markdown table row for a {@link StringifyCost}: `| label | stringify ms | run ms | ratio× |`. */
+export function stringifyCostRow(label: string, cost: StringifyCost): string {
+  return `| ${label} | ${cost.stringifyMs.toFixed(2)} ms | ${cost.runMs.toFixed(2)} ms | ${cost.ratio.toFixed(1)}× |`;
+}
+
+/** Prints a title and the markdown table of {@link stringifyCostRow} rows, `column` naming what was run. */
+export function printStringifyCostTable(title: string, column: string, rows: readonly string[]): void {
+  console.log(title);
+  console.log(`| run | JSON.stringify | ${column} | ratio (median of rounds) |`);
+  console.log('|---|---:|---:|---:|');
+  for (const row of rows) console.log(row);
+}

@@ -6,7 +6,7 @@
 // Run: npx -y pnpm@12.4.2 bench chunking   (from the workspace root)
 import { type Message, type SummarizeRequest, segmentRounds, type TierContext, textOf } from '@ctxkit/core';
 import { approximateCount, corpusDir, corpusMissingMessage, createTierContext, listTrajectories, readTrajectory, scriptedSummarizer } from '@ctxkit/testkit';
-import { interleavedRounds, median, roundRatios } from '../../../tools/bench/measure.ts';
+import { costAgainstStringify, printStringifyCostTable, stringifyCostRow } from '../../../tools/bench/measure.ts';
 import { summaryTier } from '../src/index.ts';
 import { keyTerms } from '@ctxkit/summarize';
 
@@ -79,18 +79,11 @@ for (const file of listTrajectories().filter((name) => name.startsWith('miniswea
   const messages = readTrajectory(file);
   const tier = summaryTier();
   const summarizer = scriptedSummarizer(instant, { contextWindow: 8_192 });
-  const { baseTimes, tierTimes } = await interleavedRounds(
-    { baseTimes: () => JSON.stringify(messages), tierTimes: () => tier.apply(messages, context(messages, summarizer)) },
-    { rounds, calls: repeats, order: 'rotate' },
-  );
-  const ratio = median(roundRatios(tierTimes, baseTimes));
-  worstCost = Math.max(worstCost, ratio);
-  costRows.push(`| ${file} | ${median(baseTimes).toFixed(2)} ms | ${median(tierTimes).toFixed(2)} ms | ${ratio.toFixed(1)}× |`);
+  const cost = await costAgainstStringify(messages, () => tier.apply(messages, context(messages, summarizer)), { rounds, calls: repeats });
+  worstCost = Math.max(worstCost, cost.ratio);
+  costRows.push(stringifyCostRow(file, cost));
 }
-console.log('\n## Machinery cost at an 8,192-token summarizer window (instant summarizer) vs JSON.stringify of the transcript\n');
-console.log('| run | JSON.stringify | summaryTier.apply | ratio (median of rounds) |');
-console.log('|---|---:|---:|---:|');
-for (const row of costRows) console.log(row);
+printStringifyCostTable('\n## Machinery cost at an 8,192-token summarizer window (instant summarizer) vs JSON.stringify of the transcript\n', 'summaryTier.apply', costRows);
 
 const goal = (met: boolean) => (met ? 'met' : 'NOT met');
 if (rejections.length > 0) console.log(`\nRejected summaries:\n${rejections.map((line) => `- ${line}`).join('\n')}`);

@@ -4,7 +4,7 @@
 // Run: npx -y pnpm@12.4.2 bench trim   (from the workspace root)
 import { type Message, segmentRounds, type TierContext } from '@ctxkit/core';
 import { approximateCount, corpusDir, corpusMissingMessage, createTierContext, listTrajectories, readTrajectory } from '@ctxkit/testkit';
-import { interleavedRounds, median, roundRatios } from '../../../tools/bench/measure.ts';
+import { costAgainstStringify, printStringifyCostTable, stringifyCostRow } from '../../../tools/bench/measure.ts';
 import { trimTier } from '../src/index.ts';
 
 if (!corpusDir()) {
@@ -44,23 +44,16 @@ for (const file of listTrajectories()) {
     `| ${file} | ${messages.length} | ${folded} · ${middleTokens.toLocaleString('en')} | ${noteTokens.toLocaleString('en')} | ${(share * 100).toFixed(1)}% | ${approximateCount(messages).toLocaleString('en')} → ${approximateCount(outcome.messages).toLocaleString('en')} |`,
   );
 
-  const { baseTimes, tierTimes } = await interleavedRounds(
-    { baseTimes: () => JSON.stringify(messages), tierTimes: () => tier.apply(messages, context(messages)) },
-    { rounds, calls: repeats, order: 'rotate' },
-  );
-  const ratio = median(roundRatios(tierTimes, baseTimes));
-  worstCost = Math.max(worstCost, ratio);
-  costRows.push(`| ${file} | ${median(baseTimes).toFixed(2)} ms | ${median(tierTimes).toFixed(2)} ms | ${ratio.toFixed(1)}× |`);
+  const cost = await costAgainstStringify(messages, () => tier.apply(messages, context(messages)), { rounds, calls: repeats });
+  worstCost = Math.max(worstCost, cost.ratio);
+  costRows.push(stringifyCostRow(file, cost));
 }
 
 console.log('## The factual note next to the middle it replaces (tokens: ceil(characters / 4), as testkit counts)\n');
 console.log('| run | messages | folded · middle tokens | note tokens | note ÷ middle | whole request |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const row of sizeRows) console.log(row);
-console.log('\n## Cost of trimTier (note path) vs JSON.stringify of the transcript\n');
-console.log('| run | JSON.stringify | trimTier.apply | ratio (median of rounds) |');
-console.log('|---|---:|---:|---:|');
-for (const row of costRows) console.log(row);
+printStringifyCostTable('\n## Cost of trimTier (note path) vs JSON.stringify of the transcript\n', 'trimTier.apply', costRows);
 
 const goal = (met: boolean) => (met ? 'met' : 'NOT met');
 console.log('\n## Goals\n');
