@@ -32,6 +32,7 @@ export async function timePerCall(run: () => unknown, calls: number): Promise<nu
 
 /** How {@link interleavedRounds} runs its tasks. */
 export interface RoundsOptions {
+  /** Timed rounds; each records one time per task. */
   rounds: number;
   /** Calls per timed section: each round records the mean time of one call. @default 1 */
   calls?: number;
@@ -68,8 +69,11 @@ export async function interleavedRounds<Name extends string>(tasks: Record<Name,
 
 /** What {@link costAgainstStringify} measured: median milliseconds a call, and the median of the per-round ratios. */
 export interface StringifyCost {
+  /** Median ms of one `JSON.stringify(messages)`. */
   stringifyMs: number;
+  /** Median ms of one call of the task. */
   runMs: number;
+  /** Median of the per-round ratios, task ÷ stringify. */
   ratio: number;
 }
 
