@@ -36,7 +36,7 @@ function computerUseRun(steps: number): Message[] {
 }
 
 function context(messages: readonly Message[]): TierContext {
-  return createTierContext({ protectedStart: segmentRounds(messages).at(-6)?.start ?? messages.length, count });
+  return createTierContext({ messages, protectedStart: segmentRounds(messages).at(-6)?.start ?? messages.length, count });
 }
 
 const tier = imageStripTier();

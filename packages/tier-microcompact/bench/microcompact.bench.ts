@@ -16,7 +16,7 @@ const repeats = 20;
 
 function context(messages: readonly Message[], store = memoryStore()): TierContext {
   const all = segmentRounds(messages);
-  return createTierContext({ protectedStart: all.at(-6)?.start ?? messages.length, store });
+  return createTierContext({ messages, protectedStart: all.at(-6)?.start ?? messages.length, store });
 }
 
 const tier = microcompactTier();

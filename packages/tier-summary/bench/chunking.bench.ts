@@ -21,7 +21,7 @@ const rounds = 9;
 const repeats = 5;
 
 function context(messages: readonly Message[], summarizer: TierContext['summarizer']): TierContext {
-  return createTierContext({ protectedStart: segmentRounds(messages).at(-6)?.start ?? messages.length, targetTokens: 9_600, countText, ...(summarizer ? { summarizer } : {}) });
+  return createTierContext({ messages, protectedStart: segmentRounds(messages).at(-6)?.start ?? messages.length, targetTokens: 9_600, countText, ...(summarizer ? { summarizer } : {}) });
 }
 
 /** Answers like a good model: a Task section that names the task's key terms, then filler up to min(maxOutputTokens, 400) tokens. */

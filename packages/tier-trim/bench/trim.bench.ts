@@ -17,7 +17,7 @@ const repeats = 10;
 
 /** The engine's setting for a 32,000-token window: target 9,600, the last 6 rounds protected. */
 function context(messages: readonly Message[]): TierContext {
-  return createTierContext({ protectedStart: segmentRounds(messages).at(-6)?.start ?? messages.length, targetTokens: 9_600 });
+  return createTierContext({ messages, protectedStart: segmentRounds(messages).at(-6)?.start ?? messages.length, targetTokens: 9_600 });
 }
 
 const tier = trimTier();

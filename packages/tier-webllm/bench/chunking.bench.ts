@@ -19,7 +19,7 @@ const counter = tiktokenCounter('o200k_base');
 await counter.load();
 const window = 4_096;
 
-const contextFor = (messages: readonly Message[]): TierContext => createTierContext({ protectedStart: Math.max(3, messages.length - 6), targetTokens: 2_000 });
+const contextFor = (messages: readonly Message[]): TierContext => createTierContext({ messages, protectedStart: Math.max(3, messages.length - 6), targetTokens: 2_000 });
 
 const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
 

@@ -60,3 +60,13 @@ export async function serve(routes) {
 export function done(summary) {
   console.log(summary);
 }
+
+/**
+ * A tier context as the engine hands one to a tier, for the tier examples: the transcript's tokens and
+ * the floor measured once with `overrides.count`, a text counter (characters ÷ 4), a signal that never
+ * aborts, no progress output. `overrides` (at least `protectedStart`, `targetTokens`, `count`, `store`) win.
+ */
+export function tierContext(messages, overrides) {
+  const { count } = overrides;
+  return { countText: (text) => Math.ceil(text.length / 4), signal: new AbortController().signal, progress: () => {}, currentTokens: count(messages), floorTokens: count([]), ...overrides };
+}
