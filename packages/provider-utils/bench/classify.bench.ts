@@ -6,6 +6,7 @@ import { memoryStore } from '@ctxkit/core';
 import { corpusDir, corpusMissingMessage } from '@ctxkit/testkit';
 import { classifyError } from '../src/classify-error.ts';
 import { createWindowCache } from '../src/window-cache.ts';
+import { median, timePerCall } from '../../../tools/bench/measure.ts';
 
 interface Entry {
   provider: string;
@@ -53,14 +54,6 @@ function accuracy(entries: Entry[]) {
   return { kinds, numbers, numbered, total: entries.length };
 }
 
-const median = (values: number[]) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)] ?? 0;
-
-async function timeAsync(run: () => Promise<unknown>, iterations: number): Promise<number> {
-  const start = performance.now();
-  for (let index = 0; index < iterations; index++) await run();
-  return (performance.now() - start) / iterations;
-}
-
 const rounds = 9;
 const inputs = corpus.map(inputOf);
 const classifyTimes: number[] = [];
@@ -78,8 +71,8 @@ for (let round = 0; round < rounds; round++) {
   start = performance.now();
   for (let repeat = 0; repeat < 20; repeat++) for (const input of inputs) classifyError(input);
   classifyTimes.push((performance.now() - start) / (20 * inputs.length));
-  storeTimes.push(await timeAsync(() => store.getItem('windows:bench:model'), 2_000));
-  resolveTimes.push(await timeAsync(() => windows.resolve('model'), 2_000));
+  storeTimes.push(await timePerCall(() => store.getItem('windows:bench:model'), 2_000));
+  resolveTimes.push(await timePerCall(() => windows.resolve('model'), 2_000));
 }
 
 const corpusScore = accuracy(corpus);
