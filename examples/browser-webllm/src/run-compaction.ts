@@ -3,7 +3,8 @@ import { createContextManager, type ManagerEvent, type PrepareReport, planSource
 import { imageStripTier } from '@ctxkit/tier-images';
 import { microcompactTier } from '@ctxkit/tier-microcompact';
 import { trimTier } from '@ctxkit/tier-trim';
-import { createEngineDouble, type WebllmTierProgress, webllmTier } from '@ctxkit/tier-webllm';
+import { type WebllmTierProgress, webllmTier } from '@ctxkit/tier-webllm';
+import { createEngineDouble } from '@ctxkit/tier-webllm/test';
 import { tiktokenCounter } from '@ctxkit/tokens';
 import { sampleTranscript } from './sample-transcript.ts';
 

@@ -1,4 +1,4 @@
-import { type Message, type ReinjectionBlock, type ReinjectionSourcePlugin, textOf } from '@ctxkit/core';
+import { editedFiles, type Message, type ReinjectionBlock, type ReinjectionSourcePlugin, textOf } from '@ctxkit/core';
 
 const plugin = <Id extends string>(id: Id, collect: ReinjectionSourcePlugin['collect']): ReinjectionSourcePlugin<Id> => ({
   specificationVersion: 'v1',
@@ -103,39 +103,8 @@ export function todosSource(todos?: () => readonly Todo[] | undefined): Reinject
   });
 }
 
-const writeTools = /write|edit|create|replace|patch|insert|save/i;
-const pathKeys = ['path', 'file_path', 'filePath', 'filename', 'file', 'target_file'];
-const shellWrites = [/\bsed\s+-i\S*\s+(?:'[^']*'|"[^"]*"|\S+)\s+([\w./-]+)/g, /(?:^|[^>])>{1,2}\s*([\w./-]+\.\w+)/g, /\btee\s+(?:-a\s+)?([\w./-]+)/g];
-
-/**
- * The files a run edited, most recent first: from write-like tool calls (`write_file`, `edit`,
- * `str_replace_editor` with a `path`, …) and from shell commands (`sed -i`, `> file`, `tee`).
- */
-export function editedFiles(messages: readonly Message[]): string[] {
-  const found: string[] = [];
-  for (const message of messages) {
-    if (message.role !== 'assistant') continue;
-    for (const call of message.toolCalls ?? []) {
-      let args: Record<string, unknown> = {};
-      try {
-        const parsed: unknown = JSON.parse(call.arguments);
-        if (parsed && typeof parsed === 'object') args = parsed as Record<string, unknown>;
-      } catch {
-        continue;
-      }
-      const command = typeof args.command === 'string' ? args.command : typeof args.cmd === 'string' ? args.cmd : undefined;
-      const isViewOnly = command === 'view';
-      if (writeTools.test(call.name) && !isViewOnly) {
-        for (const key of pathKeys) if (typeof args[key] === 'string') found.push(args[key] as string);
-      }
-      if (command && /bash|shell|exec|run|terminal/i.test(call.name)) {
-        for (const pattern of shellWrites) for (const match of command.matchAll(pattern)) if (match[1] && !match[1].startsWith('/dev/')) found.push(match[1]);
-      }
-      if (call.name === 'str_replace_editor' && command && command !== 'view' && typeof args.path === 'string') found.push(args.path);
-    }
-  }
-  return [...new Set(found.reverse())];
-}
+/** The files a run edited, most recent first (core's one detector, shared with tier-trim's notes). */
+export { editedFiles };
 
 /** Options for {@link editedFilesSource}. */
 export interface EditedFilesSourceOptions {

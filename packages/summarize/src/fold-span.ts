@@ -50,19 +50,14 @@ export type SummarizableSpan = { skip: string } | { span: FoldSpan; folded: Mess
  * The span between the task and the protected region, with its tokens (without the floor), or the reason
  * to skip: nothing there, only one ctxkit summary already, or fewer than `minSpanTokens` tokens.
  */
-export function summarizableSpan(messages: readonly Message[], context: Pick<TierContext, 'protectedStart' | 'count'>, minSpanTokens: number): SummarizableSpan {
+export function summarizableSpan(messages: readonly Message[], context: Pick<TierContext, 'protectedStart' | 'count' | 'floorTokens'>, minSpanTokens: number): SummarizableSpan {
   const span = findFoldSpan(messages, context.protectedStart);
   const folded = messages.slice(span.start, span.end);
   if (folded.length === 0) return { skip: 'nothing to summarize between the task and the protected recent messages' };
   if (folded.length === 1 && isCtxkitDigest(folded[0]!)) return { skip: 'the span is already a single ctxkit summary' };
-  const spanTokens = context.count(folded) - context.count([]);
+  const spanTokens = context.count(folded) - context.floorTokens;
   if (spanTokens < minSpanTokens) return { skip: `the span holds ${formatCount(spanTokens)} tokens, under minSpanTokens (${formatCount(minSpanTokens)})` };
   return { span, folded, spanTokens };
-}
-
-/** How a message is named in `meta.ctxkit.replaces`: its id, or `#index` in the tier's input. */
-export function messageKey(message: Message, index: number): string {
-  return message.id ?? `#${index}`;
 }
 
 /** True for a summary or factual note that ctxkit wrote earlier. */

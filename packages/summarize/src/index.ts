@@ -14,12 +14,21 @@ export {
   findFoldSpan,
   formatCount,
   isCtxkitDigest,
-  messageKey,
   type SummarizableSpan,
   summarizableSpan,
 } from './fold-span.ts';
 export { closeMarker, dataBoundary, frameData, openMarker, renderMessage } from './frame-data.ts';
 export { type SpanSummaryRequest, type SpanSummaryResult, summarizeSpan } from './summarize-span.ts';
+export {
+  callsDetail,
+  type FoldedSpan,
+  type FoldSummarySettings,
+  foldSpanSummary,
+  minAnswerTokens,
+  type SpanFold,
+  type SpanFoldSettings,
+  summaryBudget,
+} from './summary-fold.ts';
 export { type InstructionMode, type InstructionOptions, summaryInstructions, summarySections } from './summary-instructions.ts';
 export { keyTerms, taskProblem, taskSection } from './task-check.ts';
 export { extractNames, isDistinctiveName } from './distinctive-names.ts';

@@ -26,15 +26,15 @@ describe('summarizableSpan', () => {
   ];
 
   it('returns the span after the task with its tokens, without the floor', () => {
-    const found = summarizableSpan(messages, { protectedStart: 4, count }, 100);
+    const found = summarizableSpan(messages, { protectedStart: 4, count, floorTokens: count([]) }, 100);
     expect(found).toMatchObject({ span: { taskIndex: 1, start: 2, end: 4 }, folded: messages.slice(2, 4) });
     expect('spanTokens' in found && found.spanTokens).toBe(count(messages.slice(2, 4)) - count([]));
   });
 
   it('says why there is nothing to fold', () => {
-    expect(summarizableSpan(messages, { protectedStart: 2, count }, 0)).toEqual({ skip: 'nothing to summarize between the task and the protected recent messages' });
-    expect(summarizableSpan(messages, { protectedStart: 4, count }, 10_000)).toMatchObject({ skip: expect.stringMatching(/under minSpanTokens \(10,000\)/) });
+    expect(summarizableSpan(messages, { protectedStart: 2, count, floorTokens: count([]) }, 0)).toEqual({ skip: 'nothing to summarize between the task and the protected recent messages' });
+    expect(summarizableSpan(messages, { protectedStart: 4, count, floorTokens: count([]) }, 10_000)).toMatchObject({ skip: expect.stringMatching(/under minSpanTokens \(10,000\)/) });
     const digest: Message = { role: 'user', content: '[ctxkit summary]', meta: { ctxkit: { kind: 'summary', by: 'summary', replaces: ['#2'] } } };
-    expect(summarizableSpan([messages[0]!, messages[1]!, digest, messages[4]!], { protectedStart: 3, count }, 0)).toEqual({ skip: 'the span is already a single ctxkit summary' });
+    expect(summarizableSpan([messages[0]!, messages[1]!, digest, messages[4]!], { protectedStart: 3, count, floorTokens: count([]) }, 0)).toEqual({ skip: 'the span is already a single ctxkit summary' });
   });
 });

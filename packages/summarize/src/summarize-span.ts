@@ -77,25 +77,28 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/**
- * Summarizes a span with the active model: as data between unforgeable markers, in one request when it
- * fits the summarizer's window (with room for the instructions and the answer), else in parts whose
- * summaries are merged, recursively, until one is left. Rejects a summarizer that threw, timed out,
- * was aborted, came back empty, or lost the task.
- */
-export async function summarizeSpan(request: SpanSummaryRequest): Promise<SpanSummaryResult> {
-  const { span, summarizer, countText, source } = request;
-  const summarizerName = `summarizer "${summarizer.id}"`;
-  if (request.signal.aborted) {
-    return { ok: false, skip: false, reason: 'aborted before summarizing', error: new CtxkitError({ code: 'ABORTED', source, message: 'aborted before summarizing', cause: request.signal.reason }) };
-  }
+/** What every request of one summary shares: the summarizer's name, the answer and data budgets, the task text. */
+interface SpanPlan {
+  summarizerName: string;
+  window: number;
+  answerTokens: number;
+  /** Tokens of data one request may carry besides the task. */
+  partTokens: number;
+  taskText: string | undefined;
+}
 
-  // Budgets: the instructions and framing of the longest request, the answer, then the data.
+/**
+ * Budgets for the summary's requests: the instructions and framing of the longest request, the answer,
+ * then the data; the task, cut to a fifth of the data room when larger (it stays verbatim in the
+ * transcript). A rejection when the summarizer's window cannot hold instructions, an answer and data.
+ */
+function planSpan(request: SpanSummaryRequest): SpanPlan | Extract<SpanSummaryResult, { ok: false }> {
+  const { summarizer, countText, source } = request;
+  const summarizerName = `summarizer "${summarizer.id}"`;
   const window = summarizer.contextWindow !== undefined && Number.isFinite(summarizer.contextWindow) && summarizer.contextWindow > 0 ? summarizer.contextWindow : Number.POSITIVE_INFINITY;
+  const extra = request.extraInstructions === undefined ? {} : { extra: request.extraInstructions };
   const widestInstructions = Math.max(
-    ...(['span', 'part', 'merge'] as const).map((kind) =>
-      countText(summaryInstructions({ mode: kind === 'part' ? { kind, part: 9999, parts: 9999 } : { kind }, boundary: 'ffffffff', maxTokens: 99_999, ...(request.extraInstructions === undefined ? {} : { extra: request.extraInstructions }) })),
-    ),
+    ...(['span', 'part', 'merge'] as const).map((kind) => countText(summaryInstructions({ mode: kind === 'part' ? { kind, part: 9999, parts: 9999 } : { kind }, boundary: 'ffffffff', maxTokens: 99_999, ...extra }))),
   );
   const framing = countText(frameData(requestTitle({ kind: 'part', part: 9999, parts: 9999 }, 99_999, 99_999), '', 'ffffffff')) + countText(frameData(taskTitle, '', 'ffffffff')) + countText(closing) + 2 * messageOverhead;
   const room = window - widestInstructions - framing;
@@ -105,100 +108,145 @@ export async function summarizeSpan(request: SpanSummaryRequest): Promise<SpanSu
     const reason = `${summarizerName} reads ${window} tokens, too few for the ${widestInstructions}-token instructions, an answer and any data`;
     return { ok: false, skip: true, reason, error: new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: reason }) };
   }
-
-  // The task goes with every request; a task larger than a fifth of the data room is cut for the
-  // request (it stays verbatim in the transcript).
   let taskText = request.task ? textOf(request.task.content) : undefined;
   if (taskText !== undefined && Number.isFinite(dataTokens) && countText(taskText) > Math.floor(dataTokens / 5)) {
     const note = '\n[… the task is cut here for this request; it stays verbatim in the transcript]';
     taskText = splitText(taskText, Math.max(1, Math.floor(dataTokens / 5) - countText(note)), countText)[0]! + note;
   }
-  const partTokens = dataTokens - (taskText === undefined ? 0 : countText(taskText));
+  return { summarizerName, window, answerTokens, partTokens: dataTokens - (taskText === undefined ? 0 : countText(taskText)), taskText };
+}
 
-  const controller = new AbortController();
-  const timer = Number.isFinite(request.timeoutMs) ? setTimeout(() => controller.abort(new Error('timeout')), request.timeoutMs) : undefined;
-  const signal = AbortSignal.any([request.signal, controller.signal]);
-  let calls = 0;
-  let finished = 0;
-  let expected = 1;
+/** One request to the summarizer: its instructions, the task and the data framed, the answer unwrapped. */
+type SummaryCall = (mode: InstructionMode, data: string, where: string) => Promise<string>;
 
-  const call = async (mode: InstructionMode, data: string, where: string): Promise<string> => {
-    const boundary = dataBoundary(`${taskText ?? ''}\n${data}`);
+/** How far a summary has come: calls made, answers back, answers expected (for progress). */
+interface CallCount {
+  calls: number;
+  finished: number;
+  expected: number;
+}
+
+/** The reason and error for a summarizer call that did not answer. */
+function callFailure(request: SpanSummaryRequest, plan: SpanPlan, timedOut: boolean, error: unknown, where: string): Rejection {
+  const { source } = request;
+  if (request.signal.aborted) {
+    return new Rejection('aborted while summarizing', new CtxkitError({ code: 'ABORTED', source, message: `aborted while ${plan.summarizerName} was summarizing${where}`, cause: request.signal.reason }));
+  }
+  if (timedOut) {
+    const reason = `${plan.summarizerName} timed out after ${request.timeoutMs} ms${where}`;
+    return new Rejection(reason, new CtxkitError({ code: 'TIMEOUT', source, message: reason }));
+  }
+  const reason = `${plan.summarizerName} failed${where}: ${describeError(error)}`;
+  return new Rejection(reason, new CtxkitError({ code: 'TIER_FAILED', source, message: reason, cause: error }));
+}
+
+/** Makes the calls of one summary, within its time limit (`timeout` aborts them) and reporting progress. */
+function summaryCaller(request: SpanSummaryRequest, plan: SpanPlan, count: CallCount, timeout: AbortController): SummaryCall {
+  const { span, summarizer, source } = request;
+  const signal = AbortSignal.any([request.signal, timeout.signal]);
+  return async (mode, data, where) => {
+    const boundary = dataBoundary(`${plan.taskText ?? ''}\n${data}`);
     const messages: Message[] = [];
-    if (taskText !== undefined) messages.push({ role: 'user', content: frameData(taskTitle, taskText, boundary) });
+    if (plan.taskText !== undefined) messages.push({ role: 'user', content: frameData(taskTitle, plan.taskText, boundary) });
     messages.push({ role: 'user', content: `${frameData(requestTitle(mode, request.spanOffset, request.spanOffset + span.length - 1), data, boundary)}\n${closing}` });
-    const instructions = summaryInstructions({ mode, boundary, maxTokens: answerTokens, ...(request.extraInstructions === undefined ? {} : { extra: request.extraInstructions }) });
-    calls += 1;
+    const instructions = summaryInstructions({ mode, boundary, maxTokens: plan.answerTokens, ...(request.extraInstructions === undefined ? {} : { extra: request.extraInstructions }) });
+    count.calls += 1;
     let answer: unknown;
     try {
       answer = await raceAbort(
-        Promise.resolve().then(() => summarizer.summarize({ messages, instructions, maxOutputTokens: answerTokens, signal })),
+        Promise.resolve().then(() => summarizer.summarize({ messages, instructions, maxOutputTokens: plan.answerTokens, signal })),
         signal,
       );
     } catch (error) {
-      if (request.signal.aborted) throw new Rejection('aborted while summarizing', new CtxkitError({ code: 'ABORTED', source, message: `aborted while ${summarizerName} was summarizing${where}`, cause: request.signal.reason }));
-      if (controller.signal.aborted) {
-        const reason = `${summarizerName} timed out after ${request.timeoutMs} ms${where}`;
-        throw new Rejection(reason, new CtxkitError({ code: 'TIMEOUT', source, message: reason }));
-      }
-      const reason = `${summarizerName} failed${where}: ${describeError(error)}`;
-      throw new Rejection(reason, new CtxkitError({ code: 'TIER_FAILED', source, message: reason, cause: error }));
+      throw callFailure(request, plan, timeout.signal.aborted, error, where);
     }
     if (typeof answer !== 'string') {
-      const reason = `${summarizerName} returned ${answer === null ? 'null' : typeof answer} instead of text${where}`;
+      const reason = `${plan.summarizerName} returned ${answer === null ? 'null' : typeof answer} instead of text${where}`;
       throw new Rejection(reason, new CtxkitError({ code: 'SUMMARY_REJECTED', source, message: reason }));
     }
     const text = unwrap(answer);
     if (text === '') {
-      const reason = `${summarizerName} came back empty${where}`;
+      const reason = `${plan.summarizerName} came back empty${where}`;
       throw new Rejection(reason, new CtxkitError({ code: 'SUMMARY_REJECTED', source, message: reason }));
     }
-    finished += 1;
-    request.progress({ message: `summarized ${finished} of ${expected}`, fraction: Math.min(1, finished / expected) });
+    count.finished += 1;
+    request.progress({ message: `summarized ${count.finished} of ${count.expected}`, fraction: Math.min(1, count.finished / count.expected) });
     return text;
   };
+}
 
+/** Summarizes each part, then merges the part summaries in rounds until one is left. */
+async function summarizeParts(request: SpanSummaryRequest, plan: SpanPlan, parts: readonly string[][], call: SummaryCall, count: CallCount): Promise<string> {
+  const { countText } = request;
+  // A merge round packs about twice as many summaries as it returns; count them for progress.
+  count.expected = parts.length * 2 - 1;
+  request.progress({ message: `summarizing ${request.span.length} messages in ${parts.length} parts`, fraction: 0 });
+  let items: string[] = [];
+  for (const [index, part] of parts.entries()) {
+    const text = await call({ kind: 'part', part: index + 1, parts: parts.length }, part.join('\n\n'), ` (part ${index + 1} of ${parts.length})`);
+    items.push(`[summary of part ${index + 1} of ${parts.length}]\n${text}`);
+  }
+  for (let round = 1; items.length > 1; round++) {
+    const groups = packBlocks(items, plan.partTokens, countText);
+    if (groups.length >= items.length || round > maxMergeRounds) {
+      const reason = `${plan.summarizerName} cannot merge ${items.length} part summaries: its ${plan.window}-token window does not hold two of them (are its answers longer than maxOutputTokens ${plan.answerTokens}?)`;
+      throw new Rejection(reason, new CtxkitError({ code: 'SUMMARY_REJECTED', source: request.source, message: reason }));
+    }
+    const merged: string[] = [];
+    for (const [index, group] of groups.entries()) {
+      merged.push(group.length === 1 ? group[0]! : await call({ kind: 'merge' }, group.join('\n\n'), ` (merge round ${round}, group ${index + 1} of ${groups.length})`));
+    }
+    items = merged;
+  }
+  return items[0]!.replace(/^\[summary of part \d+ of \d+\]\n/, '');
+}
+
+/**
+ * Why the summary lost the task, or undefined when it kept it. The first user message is the task, but
+ * some agents open with a demonstration and state the real task in a later user message (SWE-agent): a
+ * summary that keeps one of those kept the task.
+ */
+function lostTask(request: SpanSummaryRequest, summary: string, taskText: string | undefined): string | undefined {
+  if (taskText === undefined) return undefined;
+  const problem = taskProblem(summary, taskText, request.taskTermCoverage);
+  if (problem === undefined) return undefined;
+  const laterTasks = request.span.filter((message) => message.role === 'user' && message.meta?.ctxkit === undefined).map((message) => textOf(message.content));
+  return laterTasks.some((text) => taskProblem(summary, text, request.taskTermCoverage) === undefined) ? undefined : problem;
+}
+
+/**
+ * Summarizes a span with the active model: as data between unforgeable markers, in one request when it
+ * fits the summarizer's window (with room for the instructions and the answer), else in parts whose
+ * summaries are merged, recursively, until one is left. Rejects a summarizer that threw, timed out,
+ * was aborted, came back empty, or lost the task.
+ */
+export async function summarizeSpan(request: SpanSummaryRequest): Promise<SpanSummaryResult> {
+  const { span, countText, source } = request;
+  if (request.signal.aborted) {
+    return { ok: false, skip: false, reason: 'aborted before summarizing', error: new CtxkitError({ code: 'ABORTED', source, message: 'aborted before summarizing', cause: request.signal.reason }) };
+  }
+  const plan = planSpan(request);
+  if ('ok' in plan) return plan;
+  const timeout = new AbortController();
+  const timer = Number.isFinite(request.timeoutMs) ? setTimeout(() => timeout.abort(new Error('timeout')), request.timeoutMs) : undefined;
+  const count: CallCount = { calls: 0, finished: 0, expected: 1 };
+  const call = summaryCaller(request, plan, count, timeout);
   try {
     const blocks = span.map((message, index) => renderMessage(message, request.spanOffset + index));
-    const parts = packBlocks(blocks, partTokens, countText);
+    const parts = packBlocks(blocks, plan.partTokens, countText);
     let summary: string;
     if (parts.length === 1) {
       request.progress({ message: `summarizing ${span.length} messages`, fraction: 0 });
       summary = await call({ kind: 'span' }, parts[0]!.join('\n\n'), '');
     } else {
-      // A merge round packs about twice as many summaries as it returns; count them for progress.
-      expected = parts.length * 2 - 1;
-      request.progress({ message: `summarizing ${span.length} messages in ${parts.length} parts`, fraction: 0 });
-      let items: string[] = [];
-      for (const [index, part] of parts.entries()) {
-        const text = await call({ kind: 'part', part: index + 1, parts: parts.length }, part.join('\n\n'), ` (part ${index + 1} of ${parts.length})`);
-        items.push(`[summary of part ${index + 1} of ${parts.length}]\n${text}`);
-      }
-      for (let round = 1; items.length > 1; round++) {
-        const groups = packBlocks(items, partTokens, countText);
-        if (groups.length >= items.length || round > maxMergeRounds) {
-          const reason = `${summarizerName} cannot merge ${items.length} part summaries: its ${window}-token window does not hold two of them (are its answers longer than maxOutputTokens ${answerTokens}?)`;
-          throw new Rejection(reason, new CtxkitError({ code: 'SUMMARY_REJECTED', source, message: reason }));
-        }
-        const merged: string[] = [];
-        for (const [index, group] of groups.entries()) {
-          merged.push(group.length === 1 ? group[0]! : await call({ kind: 'merge' }, group.join('\n\n'), ` (merge round ${round}, group ${index + 1} of ${groups.length})`));
-        }
-        items = merged;
-      }
-      summary = items[0]!.replace(/^\[summary of part \d+ of \d+\]\n/, '');
+      summary = await summarizeParts(request, plan, parts, call, count);
     }
-    if (taskText !== undefined) {
-      // The first user message is the task, but some agents open with a demonstration and state the
-      // real task in a later user message (SWE-agent): a summary that keeps one of those kept the task.
-      const problem = taskProblem(summary, taskText, request.taskTermCoverage);
-      const laterTasks = span.filter((message) => message.role === 'user' && message.meta?.ctxkit === undefined).map((message) => textOf(message.content));
-      if (problem !== undefined && !laterTasks.some((text) => taskProblem(summary, text, request.taskTermCoverage) === undefined)) {
-        const reason = `the summary lost the task: ${problem}`;
-        return { ok: false, skip: false, reason, error: new CtxkitError({ code: 'SUMMARY_REJECTED', source, message: reason }) };
-      }
+    const problem = lostTask(request, summary, plan.taskText);
+    if (problem !== undefined) {
+      const reason = `the summary lost the task: ${problem}`;
+      return { ok: false, skip: false, reason, error: new CtxkitError({ code: 'SUMMARY_REJECTED', source, message: reason }) };
     }
-    return { ok: true, text: summary, calls, parts: parts.length };
+    return { ok: true, text: summary, calls: count.calls, parts: parts.length };
   } catch (error) {
     if (error instanceof Rejection) return { ok: false, skip: false, reason: error.reason, error: error.error };
     // A counter or renderer that threw is trouble too; the history stays as it was.

@@ -2,6 +2,7 @@
  * Conformance suite and fast-check transcript generators for ctxkit tiers.
  * @packageDocumentation
  */
+export { type AppliedOutcome, appliedOutcome } from './applied-outcome.ts';
 export { approximateCount } from './approximate-count.ts';
 export {
   canonical,

@@ -1,14 +1,11 @@
-import { type Message, safeCutIndex, validateTranscript } from '@ctxkit/core';
-import { approximateCount, checkTierOutput, runTierConformance, transcriptArbitrary } from '@ctxkit/testkit';
+import { type Message, safeCutIndex, type TierOutcome, validateTranscript } from '@ctxkit/core';
+import { appliedOutcome, approximateCount, checkTierOutput, runTierConformance, transcriptArbitrary } from '@ctxkit/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { browserRun, screenshotCount, tierContext } from './__fixtures__/browser-run.ts';
 import { defaultImagePlaceholder, imageStripTier } from './image-strip-tier.ts';
 
-function applied(outcome: Awaited<ReturnType<ReturnType<typeof imageStripTier>['apply']>>): Message[] {
-  if (outcome.status !== 'applied') throw new Error(`expected applied, got ${outcome.status}: ${outcome.reason}`);
-  return outcome.messages;
-}
+const applied = (outcome: TierOutcome) => appliedOutcome(outcome).messages;
 
 const imagesIn = (messages: readonly Message[]) =>
   messages.reduce((sum, message) => sum + (typeof message.content === 'string' ? 0 : message.content.filter((part) => part.type === 'image').length), 0);
@@ -19,7 +16,7 @@ runTierConformance(() => imageStripTier({ minSavingsTokens: 0 }), { runs: 1000 }
 describe('imageStripTier on a browser run', () => {
   it('replaces old images in place with a line that says what they were, keeping the last three and the task', async () => {
     const messages = browserRun();
-    const context = tierContext({ protectedStart: 10 });
+    const context = tierContext({ messages, protectedStart: 10 });
     const output = applied(await imageStripTier().apply(messages, context));
 
     expect(output[3]).toEqual({
@@ -46,14 +43,14 @@ describe('imageStripTier on a browser run', () => {
   });
 
   it('counts what it removed and what it freed', async () => {
-    const outcome = await imageStripTier().apply(browserRun(), tierContext({ protectedStart: 10 }));
+    const outcome = await imageStripTier().apply(browserRun(), tierContext({ messages: browserRun(), protectedStart: 10 }));
     expect(outcome).toMatchObject({ status: 'applied', detail: 'removed 3 images, kept 4, freed 3,561 tokens' });
     expect(screenshotCount(browserRun()) - screenshotCount(applied(outcome))).toBe(3_561);
   });
 
   it('removes every image outside the recent turns except the task with keepRecent 0', async () => {
     const messages = browserRun();
-    const output = applied(await imageStripTier({ keepRecent: 0 }).apply(messages, tierContext({ protectedStart: 10 })));
+    const output = applied(await imageStripTier({ keepRecent: 0 }).apply(messages, tierContext({ messages: messages, protectedStart: 10 })));
     expect(output[8]!.content).toEqual([{ type: 'text', text: '[image: screenshot, 3 of 3 in this turn, removed]' }]);
     expect(output[1]).toBe(messages[1]);
     expect(output[12]).toBe(messages[12]);
@@ -62,8 +59,8 @@ describe('imageStripTier on a browser run', () => {
 
   it('does nothing a second time: placeholders are text', async () => {
     const tier = imageStripTier();
-    const once = applied(await tier.apply(browserRun(), tierContext({ protectedStart: 10 })));
-    expect(await tier.apply(once, tierContext({ protectedStart: 10 }))).toEqual({
+    const once = applied(await tier.apply(browserRun(), tierContext({ messages: browserRun(), protectedStart: 10 })));
+    expect(await tier.apply(once, tierContext({ messages: once, protectedStart: 10 }))).toEqual({
       status: 'skipped',
       reason: "no images to strip: none before the protected recent messages (from index 10) other than the task's and the last 3",
     });
@@ -72,14 +69,14 @@ describe('imageStripTier on a browser run', () => {
   it('does not mutate its input', async () => {
     const messages = browserRun();
     const before = JSON.stringify(messages);
-    await imageStripTier({ keepRecent: 0 }).apply(messages, tierContext({ protectedStart: 10 }));
+    await imageStripTier({ keepRecent: 0 }).apply(messages, tierContext({ messages: messages, protectedStart: 10 }));
     expect(JSON.stringify(messages)).toBe(before);
   });
 });
 
 describe('when it skips', () => {
   it('skips below minSavingsTokens, with the reason', async () => {
-    const outcome = await imageStripTier({ minSavingsTokens: 5_000 }).apply(browserRun(), tierContext({ protectedStart: 10 }));
+    const outcome = await imageStripTier({ minSavingsTokens: 5_000 }).apply(browserRun(), tierContext({ messages: browserRun(), protectedStart: 10 }));
     expect(outcome).toEqual({
       status: 'skipped',
       reason: 'removing 3 images would free only 3,561 tokens, below minSavingsTokens (5,000); left unchanged to keep the prompt cache',
@@ -88,29 +85,29 @@ describe('when it skips', () => {
 
   it('skips under a counter that prices images below their placeholder', async () => {
     const textOnly = (messages: readonly Message[]) => approximateCount(messages) - 85 * imagesIn(messages);
-    const outcome = await imageStripTier({ minSavingsTokens: 0 }).apply(browserRun(), tierContext({ protectedStart: 10, count: textOnly }));
+    const outcome = await imageStripTier({ minSavingsTokens: 0 }).apply(browserRun(), tierContext({ messages: browserRun(), protectedStart: 10, count: textOnly }));
     expect(outcome).toEqual({ status: 'skipped', reason: 'placeholders would not be smaller than the 3 images by context.count (does it price images?)' });
   });
 
   it('at the default minimum, a few cheaply priced images are left alone', async () => {
     // approximateCount prices an image at 85 tokens (a low-detail image): three of them do not repay a cache miss.
-    const outcome = await imageStripTier().apply(browserRun(), tierContext({ protectedStart: 10, count: approximateCount }));
+    const outcome = await imageStripTier().apply(browserRun(), tierContext({ messages: browserRun(), protectedStart: 10, count: approximateCount }));
     expect(outcome.status).toBe('skipped');
   });
 });
 
 describe('placeholders', () => {
   it('takes a fixed text or a function of the image', async () => {
-    const fixed = applied(await imageStripTier({ placeholder: '[image removed]' }).apply(browserRun(), tierContext({ protectedStart: 10 })));
+    const fixed = applied(await imageStripTier({ placeholder: '[image removed]' }).apply(browserRun(), tierContext({ messages: browserRun(), protectedStart: 10 })));
     expect(fixed[5]!.content).toEqual([{ type: 'text', text: '[image removed]' }]);
     const custom = applied(
-      await imageStripTier({ placeholder: (image) => `[${image.mediaType} #${image.messageIndex}.${image.position}]` }).apply(browserRun(), tierContext({ protectedStart: 10 })),
+      await imageStripTier({ placeholder: (image) => `[${image.mediaType} #${image.messageIndex}.${image.position}]` }).apply(browserRun(), tierContext({ messages: browserRun(), protectedStart: 10 })),
     );
     expect(custom[6]!.content).toMatchObject([{}, { type: 'text', text: '[image/jpeg #6.1]' }, {}, { type: 'image' }]);
   });
 
   it('fails, leaving the transcript as it was, when a placeholder function returns no text', async () => {
-    const outcome = await imageStripTier({ placeholder: () => undefined as unknown as string }).apply(browserRun(), tierContext({ protectedStart: 10 }));
+    const outcome = await imageStripTier({ placeholder: () => undefined as unknown as string }).apply(browserRun(), tierContext({ messages: browserRun(), protectedStart: 10 }));
     expect(outcome).toEqual({ status: 'failed', reason: 'imageStripTier option placeholder must return text, got undefined' });
   });
 
@@ -137,7 +134,7 @@ describe('bad input', () => {
   it('fails when the run was aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    const outcome = await imageStripTier().apply(browserRun(), tierContext({ protectedStart: 10, signal: controller.signal }));
+    const outcome = await imageStripTier().apply(browserRun(), tierContext({ messages: browserRun(), protectedStart: 10, signal: controller.signal }));
     expect(outcome).toMatchObject({ status: 'failed', reason: 'aborted before it started' });
   });
 });
@@ -148,7 +145,7 @@ describe('on generated transcripts', () => {
     await fc.assert(
       fc.asyncProperty(transcriptArbitrary(), fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 0, max: 3 }), async (messages, cut, keepRecent) => {
         const protectedStart = Math.max(messages[0]?.role === 'system' ? 1 : 0, safeCutIndex(messages, Math.floor(cut * messages.length)));
-        const outcome = await imageStripTier({ keepRecent, minSavingsTokens: 0 }).apply(messages, tierContext({ protectedStart }));
+        const outcome = await imageStripTier({ keepRecent, minSavingsTokens: 0 }).apply(messages, tierContext({ messages: messages, protectedStart }));
         if (outcome.status !== 'applied') return;
         strippedSome += 1;
         expect(outcome.messages.length).toBe(messages.length);

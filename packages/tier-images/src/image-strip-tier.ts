@@ -1,4 +1,4 @@
-import { type ContentPart, CtxkitError, type Message, segmentTurns, type TierOutcome, type TierPlugin } from '@ctxkit/core';
+import { type ContentPart, CtxkitError, type Message, messageKey, segmentTurns, type TierOutcome, type TierPlugin } from '@ctxkit/core';
 
 const source = 'tier-images';
 
@@ -154,7 +154,7 @@ export function imageStripTier(options: ImageStripOptions = {}): TierPlugin<'ima
         const rewritten = {
           ...original,
           content: parts,
-          meta: { ...original.meta, ctxkit: { kind: 'placeholder', by: 'images', replaces: [original.id ?? `#${messageIndex}`] } },
+          meta: { ...original.meta, ctxkit: { kind: 'placeholder', by: 'images', replaces: [messageKey(original, messageIndex)] } },
         } as Message;
         // A counter that prices images below their placeholder would make the message larger: keep it.
         if (context.count([rewritten]) >= context.count([original])) continue;
@@ -164,7 +164,7 @@ export function imageStripTier(options: ImageStripOptions = {}): TierPlugin<'ima
       if (removed === 0) {
         return { status: 'skipped', reason: `placeholders would not be smaller than the ${removable.length} images by context.count (does it price images?)` };
       }
-      const before = context.count(messages);
+      const before = context.currentTokens;
       const after = context.count(output);
       const freed = before - after;
       if (freed <= 0) return { status: 'skipped', reason: `placeholders would not shrink the transcript (${groupDigits(before)} → ${groupDigits(after)} tokens)` };
@@ -178,6 +178,7 @@ export function imageStripTier(options: ImageStripOptions = {}): TierPlugin<'ima
       return {
         status: 'applied',
         messages: output,
+        tokens: after,
         detail: `removed ${removed} image${removed === 1 ? '' : 's'}${keptNote}, freed ${groupDigits(freed)} tokens`,
       };
     },

@@ -3,7 +3,8 @@
  * @packageDocumentation
  */
 export { type ArchivedToolResult, isArchivedToolResult, readArchivedToolResult, restoredText } from './archive.ts';
-export { type MicrocompactOptions, microcompactTier } from './microcompact-tier.ts';
+export type { MicrocompactOptions } from './microcompact-settings.ts';
+export { microcompactTier } from './microcompact-tier.ts';
 export { createRestoreHandler, parseHandle, type RestoreHandler, type RestoreHandlerOptions, type RestoreInput } from './restore-handler.ts';
 export {
   type AnthropicTool,

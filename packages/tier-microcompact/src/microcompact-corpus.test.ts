@@ -29,7 +29,7 @@ describe.skipIf(!hasCorpus)('microcompaction on the recorded runs of the corpus'
       const end = segmentRounds(run).find((round) => round.end >= Math.floor(fraction * run.length))?.end ?? run.length;
       const before = [...transcript, ...run.slice(transcript.length, end)];
       const protectedStart = protectedFrom(before);
-      const outcome = await tier.apply(before, tierContext({ protectedStart, store }));
+      const outcome = await tier.apply(before, tierContext({ messages: before, protectedStart, store }));
       if (outcome.status === 'failed') throw new Error(outcome.reason);
       if (outcome.status === 'skipped') {
         expect(outcome.reason).toMatch(/below minSavingsTokens|no tool results to archive/);

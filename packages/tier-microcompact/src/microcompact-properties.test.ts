@@ -14,7 +14,7 @@ describe('microcompaction on generated transcripts', () => {
     await fc.assert(
       fc.asyncProperty(transcriptArbitrary(), fc.integer({ min: 0, max: 3 }), fc.double({ min: 0, max: 1, noNaN: true }), async (messages, keepRecent, cut) => {
         const protectedStart = Math.max(firstIndex(messages), safeCutIndex(messages, Math.floor(cut * messages.length)));
-        const context = tierContext({ protectedStart });
+        const context = tierContext({ messages, protectedStart });
         const outcome = await microcompactTier({ keepRecent, minSavingsTokens: 0, minResultTokens: 0 }).apply(messages, context);
         if (outcome.status !== 'applied') return;
         const restore = createRestoreHandler(context.store);
@@ -44,7 +44,7 @@ describe('microcompaction on generated transcripts', () => {
         for (const step of ['first half', 'whole run']) {
           // The run goes on from the compacted transcript (stubs keep every message in place).
           if (step === 'whole run') transcript = [...transcript, ...messages.slice(cut)];
-          const outcome = await tier.apply(transcript, tierContext({ protectedStart: Math.max(firstIndex(transcript), transcript.length - 2), store }));
+          const outcome = await tier.apply(transcript, tierContext({ messages: transcript, protectedStart: Math.max(firstIndex(transcript), transcript.length - 2), store }));
           if (outcome.status !== 'applied') continue;
           if (step === 'whole run') secondCompactions += 1;
           transcript = outcome.messages;

@@ -3,17 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Message, memoryStore, type StorePlugin, type TierOutcome, type ToolMessage, validateTranscript } from '@ctxkit/core';
 import { fileStore } from '@ctxkit/store';
-import { checkTierOutput, runTierConformance } from '@ctxkit/testkit';
+import { appliedOutcome, checkTierOutput, runTierConformance } from '@ctxkit/testkit';
 import { describe, expect, it } from 'vitest';
 import { codingRun, tierContext } from './__fixtures__/tier-context.ts';
 import { type ArchivedToolResult, readArchivedToolResult } from './archive.ts';
 import { microcompactTier } from './microcompact-tier.ts';
 import { createRestoreHandler } from './restore-handler.ts';
 
-function applied(outcome: TierOutcome): Message[] {
-  if (outcome.status !== 'applied') throw new Error(`expected applied, got ${outcome.status}: ${outcome.reason}`);
-  return outcome.messages;
-}
+const applied = (outcome: TierOutcome) => appliedOutcome(outcome).messages;
 
 const handlesOf = (messages: readonly Message[]) => messages.flatMap((message) => (message.meta?.ctxkit?.handle ? [message.meta.ctxkit.handle] : []));
 
@@ -24,7 +21,7 @@ runTierConformance(() => microcompactTier({ minSavingsTokens: 0 }), { runs: 1000
 describe('microcompactTier on a coding run', () => {
   it('turns tool results older than the last three into stubs that name the call and a handle', async () => {
     const messages = codingRun();
-    const context = tierContext({ protectedStart: 12 });
+    const context = tierContext({ messages, protectedStart: 12 });
     const output = applied(await microcompactTier({ stubDetail: false }).apply(messages, context));
 
     expect(output[3]).toEqual({
@@ -45,7 +42,7 @@ describe('microcompactTier on a coding run', () => {
 
   it('archives the original with what identifies it, and the handler restores it byte for byte', async () => {
     const messages = codingRun();
-    const context = tierContext({ protectedStart: 12 });
+    const context = tierContext({ messages, protectedStart: 12 });
     applied(await microcompactTier().apply(messages, context));
 
     const record = (await context.store.getItem<ArchivedToolResult>('r1'))!;
@@ -63,33 +60,33 @@ describe('microcompactTier on a coding run', () => {
   });
 
   it('reports what it did in the detail', async () => {
-    const outcome = await microcompactTier({ stubDetail: false }).apply(codingRun(), tierContext({ protectedStart: 12 }));
+    const outcome = await microcompactTier({ stubDetail: false }).apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12 }));
     expect(outcome).toMatchObject({ status: 'applied', detail: 'archived 2 tool results as stubs (2 new: r1–r2), freed 4,861 tokens' });
   });
 
   it('never touches the protected recent messages, whatever keepRecent says', async () => {
     const messages = codingRun();
     // Everything from index 6 on is protected; only the results at 3 and 5 may go.
-    const output = applied(await microcompactTier({ keepRecent: 0 }).apply(messages, tierContext({ protectedStart: 6 })));
+    const output = applied(await microcompactTier({ keepRecent: 0 }).apply(messages, tierContext({ messages: messages, protectedStart: 6 })));
     expect(handlesOf(output)).toEqual(['r1', 'r2']);
     expect(output.slice(6)).toEqual(messages.slice(6));
   });
 
   it('keeps more recent results verbatim with a larger keepRecent', async () => {
-    const output = applied(await microcompactTier({ keepRecent: 4 }).apply(codingRun(), tierContext({ protectedStart: 12 })));
+    const output = applied(await microcompactTier({ keepRecent: 4 }).apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12 })));
     expect(handlesOf(output)).toEqual(['r1']);
     expect(output[5]!.content).toMatch(/^FAIL src\/app\.test\.ts/);
   });
 
   it('leaves short results alone: a stub would not be worth a restore call', async () => {
     const messages = codingRun();
-    const output = applied(await microcompactTier({ keepRecent: 0, minSavingsTokens: 0 }).apply(messages, tierContext({ protectedStart: 12 })));
+    const output = applied(await microcompactTier({ keepRecent: 0, minSavingsTokens: 0 }).apply(messages, tierContext({ messages: messages, protectedStart: 12 })));
     expect(handlesOf(output)).toEqual(['r1', 'r2', 'r3', 'r4']);
     expect(output[11]).toBe(messages[11]); // "PORT=3000"
   });
 
   it('skips tools named in excludeTools', async () => {
-    const output = applied(await microcompactTier({ keepRecent: 0, excludeTools: ['bash'] }).apply(codingRun(), tierContext({ protectedStart: 12 })));
+    const output = applied(await microcompactTier({ keepRecent: 0, excludeTools: ['bash'] }).apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12 })));
     expect(output[5]!.content).toMatch(/^FAIL/);
     expect(handlesOf(output)).toEqual(['r1', 'r2', 'r3']);
   });
@@ -97,14 +94,14 @@ describe('microcompactTier on a coding run', () => {
   it('keeps the id and the host meta of a stubbed message, and names the id in replaces', async () => {
     const messages = codingRun();
     messages[7] = { ...(messages[7] as ToolMessage), meta: { host: { turn: 2 } } };
-    const output = applied(await microcompactTier({ keepRecent: 0 }).apply(messages, tierContext({ protectedStart: 12 })));
+    const output = applied(await microcompactTier({ keepRecent: 0 }).apply(messages, tierContext({ messages: messages, protectedStart: 12 })));
     expect(output[7]).toMatchObject({ id: 'msg-7', meta: { host: { turn: 2 }, ctxkit: { kind: 'stub', replaces: ['msg-7'], handle: 'r3' } } });
   });
 
   it('does not mutate its input', async () => {
     const messages = codingRun();
     const before = JSON.stringify(messages);
-    await microcompactTier({ keepRecent: 0 }).apply(messages, tierContext({ protectedStart: 12 }));
+    await microcompactTier({ keepRecent: 0 }).apply(messages, tierContext({ messages: messages, protectedStart: 12 }));
     expect(JSON.stringify(messages)).toBe(before);
   });
 });
@@ -112,7 +109,7 @@ describe('microcompactTier on a coding run', () => {
 describe('minSavingsTokens', () => {
   it('skips with the reason, and archives nothing, when the saving is below the minimum', async () => {
     const store = memoryStore();
-    const outcome = await microcompactTier({ minSavingsTokens: 10_000, stubDetail: false }).apply(codingRun(), tierContext({ protectedStart: 12, store }));
+    const outcome = await microcompactTier({ minSavingsTokens: 10_000, stubDetail: false }).apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12, store }));
     expect(outcome).toEqual({
       status: 'skipped',
       reason: 'archiving 2 tool results would free only 4,861 tokens, below minSavingsTokens (10,000); left unchanged to keep the prompt cache',
@@ -122,14 +119,14 @@ describe('minSavingsTokens', () => {
   });
 
   it('applies at exactly the minimum', async () => {
-    const outcome = await microcompactTier({ minSavingsTokens: 4_861, stubDetail: false }).apply(codingRun(), tierContext({ protectedStart: 12 }));
+    const outcome = await microcompactTier({ minSavingsTokens: 4_861, stubDetail: false }).apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12 }));
     expect(outcome.status).toBe('applied');
-    const above = await microcompactTier({ minSavingsTokens: 4_862, stubDetail: false }).apply(codingRun(), tierContext({ protectedStart: 12 }));
+    const above = await microcompactTier({ minSavingsTokens: 4_862, stubDetail: false }).apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12 }));
     expect(above.status).toBe('skipped');
   });
 
   it('skips when there is nothing old enough', async () => {
-    const outcome = await microcompactTier().apply(codingRun(), tierContext({ protectedStart: 2 }));
+    const outcome = await microcompactTier().apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 2 }));
     expect(outcome).toEqual({ status: 'skipped', reason: 'no tool results to archive: none before the protected recent messages (from index 2) other than the last 3' });
   });
 });
@@ -138,7 +135,7 @@ describe('handles across compactions of a growing run', () => {
   it('never archives a stub again, and numbers new results after the old ones', async () => {
     const store = memoryStore();
     const tier = microcompactTier({ keepRecent: 1, minSavingsTokens: 0, stubDetail: false });
-    const first = applied(await tier.apply(codingRun(), tierContext({ protectedStart: 12, store })));
+    const first = applied(await tier.apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12, store })));
     expect(handlesOf(first)).toEqual(['r1', 'r2', 'r3', 'r4']);
     const firstRecords = await Promise.all(['r1', 'r2', 'r3', 'r4'].map((handle) => store.getItem(handle)));
 
@@ -151,7 +148,7 @@ describe('handles across compactions of a growing run', () => {
       { role: 'tool', toolCallId: 'call_b2', toolName: 'bash', content: 'ok '.repeat(3_000) },
       { role: 'assistant', content: 'Tests pass.' },
     ];
-    const second = applied(await tier.apply(grown, tierContext({ protectedStart: grown.length - 1, store })));
+    const second = applied(await tier.apply(grown, tierContext({ messages: grown, protectedStart: grown.length - 1, store })));
     expect(handlesOf(second)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
     for (const index of [3, 5, 7, 9]) expect(second[index]).toBe(first[index]);
     expect(second[14]!.content).toBe('[tool result 5 archived: read_file src/server.ts, 2,000 tokens; restore with restore_tool_result("r5")]');
@@ -161,20 +158,20 @@ describe('handles across compactions of a growing run', () => {
   it('gives the same stubs when the host prepares its full history again (stable prompt, no new archives)', async () => {
     const store = memoryStore();
     const tier = microcompactTier();
-    const once = applied(await tier.apply(codingRun(), tierContext({ protectedStart: 12, store })));
-    const twice = applied(await tier.apply(codingRun(), tierContext({ protectedStart: 12, store })));
+    const once = applied(await tier.apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12, store })));
+    const twice = applied(await tier.apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12, store })));
     expect(JSON.stringify(twice)).toBe(JSON.stringify(once));
     expect(await store.getItem('r3')).toBeNull();
-    expect((await tier.apply(codingRun(), tierContext({ protectedStart: 12, store }))).status).toBe('applied');
+    expect((await tier.apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12, store }))).status).toBe('applied');
   });
 
   it('never reuses a handle, even when the counter was lost', async () => {
     const store = memoryStore();
     const tier = microcompactTier({ minSavingsTokens: 0 });
-    applied(await tier.apply(codingRun(), tierContext({ protectedStart: 12, store })));
+    applied(await tier.apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12, store })));
     await store.removeItem('microcompact:next-handle');
     const other = codingRun().map((message) => (message.role === 'tool' ? { ...message, content: `${String(message.content)} (second run)` } : message));
-    const output = applied(await tier.apply(other, tierContext({ protectedStart: 12, store })));
+    const output = applied(await tier.apply(other, tierContext({ messages: other, protectedStart: 12, store })));
     expect(handlesOf(output)).toEqual(['r3', 'r4']);
     expect(await createRestoreHandler(store)('r1')).toBe(codingRun()[3]!.content);
     expect(await createRestoreHandler(store)('r3')).toBe(other[3]!.content);
@@ -183,26 +180,26 @@ describe('handles across compactions of a growing run', () => {
   it('keeps handles unique in a file store across a restart of the process', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ctxkit-microcompact-'));
     const tier = microcompactTier();
-    applied(await tier.apply(codingRun(), tierContext({ protectedStart: 12, store: fileStore(dir) })));
+    applied(await tier.apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12, store: fileStore(dir) })));
     const later = codingRun().map((message) => (message.role === 'tool' ? { ...message, toolCallId: `${message.toolCallId}-b` } : message));
     for (const message of later) if (message.role === 'assistant') for (const call of message.toolCalls ?? []) call.id = `${call.id}-b`;
-    const output = applied(await tier.apply(later, tierContext({ protectedStart: 12, store: fileStore(dir) })));
+    const output = applied(await tier.apply(later, tierContext({ messages: later, protectedStart: 12, store: fileStore(dir) })));
     expect(handlesOf(output)).toEqual(['r3', 'r4']);
     expect(await createRestoreHandler(fileStore(dir))('r1')).toBe(codingRun()[3]!.content);
   });
 
   it('does not re-archive a stub whose meta was lost on a round trip through a provider format', async () => {
     const store = memoryStore();
-    const first = applied(await microcompactTier({ keepRecent: 0, minResultTokens: 0, minSavingsTokens: 0 }).apply(codingRun(), tierContext({ protectedStart: 12, store })));
+    const first = applied(await microcompactTier({ keepRecent: 0, minResultTokens: 0, minSavingsTokens: 0 }).apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12, store })));
     const roundTripped = first.map(({ meta: _meta, ...message }) => message as Message);
-    const again = await microcompactTier({ keepRecent: 0, minResultTokens: 0, minSavingsTokens: 0 }).apply(roundTripped, tierContext({ protectedStart: 12, store }));
+    const again = await microcompactTier({ keepRecent: 0, minResultTokens: 0, minSavingsTokens: 0 }).apply(roundTripped, tierContext({ messages: roundTripped, protectedStart: 12, store }));
     expect(again).toMatchObject({ status: 'skipped' });
   });
 
   it('points a restored result that grew old back at its first archive', async () => {
     const store = memoryStore();
     const tier = microcompactTier({ keepRecent: 1, minSavingsTokens: 0, stubDetail: false });
-    const first = applied(await tier.apply(codingRun(), tierContext({ protectedStart: 12, store })));
+    const first = applied(await tier.apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12, store })));
     const restored = await createRestoreHandler(store)({ handle: 'r1' });
     const grown: Message[] = [
       ...first,
@@ -212,7 +209,7 @@ describe('handles across compactions of a growing run', () => {
       { role: 'tool', toolCallId: 'call_c2', toolName: 'bash', content: 'diff --git a/x b/x' },
       { role: 'assistant', content: 'Done.' },
     ];
-    const second = applied(await tier.apply(grown, tierContext({ protectedStart: grown.length - 1, store })));
+    const second = applied(await tier.apply(grown, tierContext({ messages: grown, protectedStart: grown.length - 1, store })));
     expect(second[14]!.content).toBe('[tool result 1 archived: read_file src/app.ts, 3,333 tokens; restore with restore_tool_result("r1")]');
     expect(second[14]!.meta?.ctxkit?.handle).toBe('r1');
     expect(await store.getItem('r5')).toBeNull();
@@ -231,7 +228,7 @@ describe('stub detail', () => {
 
   it('keeps the first and last lines with content and the names in between, most frequent first, none twice', async () => {
     const body = ['src/loader.py:12: def load_module(name):', ...Array.from({ length: 60 }, (_, index) => `src/cache.py:${100 + index}:     return _CACHE_TABLE.get(key_${index % 3})`), 'src/loader.py:88: raise ModuleNotFound(name)'];
-    const stubbed = applied(await microcompactTier({ keepRecent: 0, minSavingsTokens: 0 }).apply(run(output(body)), tierContext({ protectedStart: 4 })));
+    const stubbed = applied(await microcompactTier({ keepRecent: 0, minSavingsTokens: 0 }).apply(run(output(body)), tierContext({ messages: run(output(body)), protectedStart: 4 })));
     const text = String(stubbed[3]!.content);
     expect(text.split('\n')[0]).toMatch(/^\[tool result 1 archived: bash grep -rn load_module src, [\d,]+ tokens; restore with restore_tool_result\("r1"\)\]$/);
     expect(text).toContain('head: src/loader.py:12: def load_module(name): ⏎ src/cache.py:100: return _CACHE_TABLE.get(key_0)');
@@ -247,12 +244,12 @@ describe('stub detail', () => {
 
   it('gives a small output a small digest, and a stub is never archived again once its meta is lost', async () => {
     const small = output(Array.from({ length: 12 }, (_, index) => `line ${index}: value_${index}`));
-    const stubbed = applied(await microcompactTier({ keepRecent: 0, minSavingsTokens: 0, minResultTokens: 10 }).apply(run(small), tierContext({ protectedStart: 4 })));
+    const stubbed = applied(await microcompactTier({ keepRecent: 0, minSavingsTokens: 0, minResultTokens: 10 }).apply(run(small), tierContext({ messages: run(small), protectedStart: 4 })));
     const text = String(stubbed[3]!.content);
     const digest = text.slice(text.indexOf('\n') + 1);
     expect(digest.length).toBeLessThanOrEqual(Math.floor(small.length * 0.15) + 40);
     const lost = stubbed.map(({ meta: _meta, ...message }) => message as Message);
-    const again = await microcompactTier({ keepRecent: 0, minSavingsTokens: 0, minResultTokens: 10 }).apply(lost, tierContext({ protectedStart: 4 }));
+    const again = await microcompactTier({ keepRecent: 0, minSavingsTokens: 0, minResultTokens: 10 }).apply(lost, tierContext({ messages: lost, protectedStart: 4 }));
     expect(again.status).toBe('skipped');
   });
 });
@@ -263,7 +260,7 @@ describe('archive', () => {
   it("archives the oldest results first, only enough to reach the target, with 'target' (the default)", async () => {
     const messages = codingRun();
     const target = tokensOf(messages) - 3_000;
-    const output = applied(await microcompactTier({ keepRecent: 0, minSavingsTokens: 0 }).apply(messages, tierContext({ protectedStart: 12, targetTokens: target })));
+    const output = applied(await microcompactTier({ keepRecent: 0, minSavingsTokens: 0 }).apply(messages, tierContext({ messages: messages, protectedStart: 12, targetTokens: target })));
     expect(handlesOf(output)).toEqual(['r1']);
     expect(output[5]).toBe(messages[5]);
     expect(tokensOf(output)).toBeLessThanOrEqual(target);
@@ -271,7 +268,7 @@ describe('archive', () => {
 
   it("archives every old result with 'all', whatever the target", async () => {
     const messages = codingRun();
-    const output = applied(await microcompactTier({ keepRecent: 0, minSavingsTokens: 0, archive: 'all' }).apply(messages, tierContext({ protectedStart: 12, targetTokens: tokensOf(messages) - 3_000 })));
+    const output = applied(await microcompactTier({ keepRecent: 0, minSavingsTokens: 0, archive: 'all' }).apply(messages, tierContext({ messages: messages, protectedStart: 12, targetTokens: tokensOf(messages) - 3_000 })));
     expect(handlesOf(output)).toEqual(['r1', 'r2', 'r3', 'r4']);
   });
 
@@ -291,7 +288,7 @@ describe('trouble', () => {
   };
 
   it('skips with the reason, leaving the transcript as it was, when the store cannot be written', async () => {
-    const outcome = await microcompactTier().apply(codingRun(), tierContext({ protectedStart: 12, store: failingStore('setItem') }));
+    const outcome = await microcompactTier().apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12, store: failingStore('setItem') }));
     expect(outcome).toEqual({
       status: 'skipped',
       reason: 'could not archive to the store, transcript unchanged: [ctxkit:tier-microcompact] writing "r1" failed: disk full',
@@ -299,7 +296,7 @@ describe('trouble', () => {
   });
 
   it('skips when the store cannot be read', async () => {
-    const outcome = await microcompactTier().apply(codingRun(), tierContext({ protectedStart: 12, store: failingStore('getItem') }));
+    const outcome = await microcompactTier().apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12, store: failingStore('getItem') }));
     expect(outcome).toMatchObject({
       status: 'skipped',
       reason: 'could not read the archive store, transcript unchanged: [ctxkit:tier-microcompact] reading "microcompact:next-handle" failed: connection reset',
@@ -310,7 +307,7 @@ describe('trouble', () => {
     const controller = new AbortController();
     controller.abort();
     const store = memoryStore();
-    const outcome = await microcompactTier().apply(codingRun(), tierContext({ protectedStart: 12, store, signal: controller.signal }));
+    const outcome = await microcompactTier().apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12, store, signal: controller.signal }));
     expect(outcome).toMatchObject({ status: 'failed', reason: 'aborted before it started' });
     expect(await store.getItem('r1')).toBeNull();
   });
@@ -326,12 +323,12 @@ describe('trouble', () => {
 
   it('uses a custom stub text, and fails when it leaves out the handle', async () => {
     const custom = microcompactTier({ stubText: (stub) => `[${stub.toolName} output archived as ${stub.handle}]` });
-    const output = applied(await custom.apply(codingRun(), tierContext({ protectedStart: 12 })));
+    const output = applied(await custom.apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12 })));
     expect(output[3]!.content).toBe('[read_file output archived as r1]');
 
     const broken = microcompactTier({ stubText: () => '[archived]' });
     const store = memoryStore();
-    const outcome = await broken.apply(codingRun(), tierContext({ protectedStart: 12, store }));
+    const outcome = await broken.apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12, store }));
     expect(outcome).toMatchObject({ status: 'failed', reason: expect.stringContaining('must return text that contains the handle ("r1")') });
     expect(await readArchivedToolResult(store, 'r1')).toBeUndefined();
 
@@ -340,7 +337,7 @@ describe('trouble', () => {
         throw new Error('template missing');
       },
     });
-    expect(await throwing.apply(codingRun(), tierContext({ protectedStart: 12 }))).toMatchObject({
+    expect(await throwing.apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12 }))).toMatchObject({
       status: 'failed',
       reason: '[ctxkit:tier-microcompact] microcompactTier option stubText threw: template missing',
     });

@@ -1,5 +1,5 @@
-import { CtxkitError, type Message, type TierContext, type TierOutcome, type TierPlugin } from '@ctxkit/core';
-import { assertProtectedStart, coveredCount, digestMessage, formatCount, messageKey, numberOption, summarizableSpan, summarizeSpan, summaryOptions } from '@ctxkit/summarize';
+import type { Message, TierContext, TierOutcome, TierPlugin } from '@ctxkit/core';
+import { assertProtectedStart, callsDetail, foldSpanSummary, formatCount, numberOption, summarizableSpan, summaryOptions } from '@ctxkit/summarize';
 
 const source = 'tier-summary';
 
@@ -24,9 +24,6 @@ export interface SummaryTierOptions {
   /** Lines appended to the summarizer's instructions: a language, what matters in your domain. */
   extraInstructions?: string;
 }
-
-/** The answer budget never drops below this, however close the target is. */
-const minAnswerTokens = 256;
 
 /**
  * Tier 0: folds the span between the task and the protected recent turns into one structured summary
@@ -60,50 +57,13 @@ export function summaryTier(options: SummaryTierOptions = {}): TierPlugin<'summa
       if (!summarizer) return { status: 'skipped', reason: 'no summarizer: register one, or a provider whose summarizer serves the active model' };
       const found = summarizableSpan(messages, context, minSpanTokens);
       if ('skip' in found) return { status: 'skipped', reason: found.skip };
-      const { span, folded, spanTokens } = found;
-      const floor = context.count([]);
-      const total = context.count(messages);
-      const keptTokens = total - spanTokens;
-      const aimed = Math.min(maxSummaryTokens, Math.max(minAnswerTokens, context.targetTokens - keptTokens));
-
-      const result = await summarizeSpan({
-        span: folded,
-        spanOffset: span.start,
-        ...(span.taskIndex >= 0 ? { task: messages[span.taskIndex]! } : {}),
-        summarizer,
-        countText: (text) => context.countText(text),
-        maxSummaryTokens: aimed,
-        timeoutMs,
-        signal: context.signal,
-        taskTermCoverage,
-        ...(options.extraInstructions === undefined ? {} : { extraInstructions: options.extraInstructions }),
-        progress: (detail) => context.progress(detail),
-        source,
-      });
-      if (!result.ok) {
-        return result.skip ? { status: 'skipped', reason: result.reason } : { status: 'failed', reason: result.reason, ...(result.error ? { error: result.error } : {}) };
-      }
-
-      const covered = coveredCount(folded);
-      const summary = digestMessage({
-        kind: 'summary',
-        by: 'summary',
-        header: `[ctxkit summary of ${formatCount(covered)} earlier messages. ctxkit wrote it when the conversation was compacted: a record of earlier work, not a new request.]`,
-        body: result.text,
-        replaces: folded.map((message, index) => messageKey(message, span.start + index)),
-      });
-      const output = [...messages.slice(0, span.start), summary, ...messages.slice(span.end)];
-      const summaryTokens = context.count([summary]) - floor;
-      const after = context.count(output);
-      if (summaryTokens >= spanTokens || after >= total) {
-        const reason = `the summary (${formatCount(summaryTokens)} tokens) is not shorter than the ${formatCount(spanTokens)}-token span it would replace`;
-        return { status: 'failed', reason, error: new CtxkitError({ code: 'SUMMARY_REJECTED', source, message: reason }) };
-      }
-      const calls = result.calls === 1 ? '1 summarizer call' : `${result.calls} summarizer calls (${result.parts} parts)`;
+      const fold = await foldSpanSummary(messages, found, context, { summarizer, maxSummaryTokens, timeoutMs, taskTermCoverage, extraInstructions: options.extraInstructions, source, by: 'summary' });
+      if (!fold.ok) return fold.outcome;
       return {
         status: 'applied',
-        messages: output,
-        detail: `folded ${folded.length} messages (${formatCount(spanTokens)} tokens) into a ${formatCount(summaryTokens)}-token summary in ${calls}`,
+        messages: fold.messages,
+        tokens: fold.tokens,
+        detail: `folded ${found.folded.length} messages (${formatCount(found.spanTokens)} tokens) into a ${formatCount(fold.summaryTokens)}-token summary in ${callsDetail(fold, 'summarizer call', 'part')}`,
       };
     },
   };

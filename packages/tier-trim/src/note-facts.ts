@@ -1,6 +1,5 @@
-import { type Message, type ToolCall, textOf } from '@ctxkit/core';
+import { type Message, parseToolArguments, textOf, toolCallFiles } from '@ctxkit/core';
 import { extractNames } from '@ctxkit/summarize';
-import { filesInShellCommand } from './shell-command.ts';
 import { errorLines, exitStatus } from './tool-output.ts';
 
 /** What a factual note records about a span of messages, in the order things happened. */
@@ -48,24 +47,10 @@ export const noteSections = {
 
 type ListKey = 'filesRead' | 'filesWritten' | 'commands' | 'toolCalls' | 'errors' | 'userMessages' | 'archived';
 
-const shellTools = /^(?:bash|sh|zsh|shell|terminal|run|run_command|run_shell_command|run_terminal_cmd|execute|execute_command|execute_bash|exec|exec_command|cmd|powershell|local_shell|container\.exec)$/i;
-const sweAgentCommands = new Set(['create', 'edit', 'open', 'goto', 'scroll_up', 'scroll_down', 'find_file', 'search_file', 'search_dir', 'submit', 'insert', 'append']);
-const editorVerbs: Record<string, 'read' | 'written'> = { view: 'read', create: 'written', str_replace: 'written', insert: 'written', undo_edit: 'written', write: 'written', edit: 'written' };
-const pathFields = ['path', 'file', 'filename', 'file_path', 'filepath', 'target_file', 'notebook_path', 'relative_path', 'absolute_path'];
-const writingTool = /write|create|edit|replace|insert|patch|append|save|delete|remove|move|rename|update_file|apply/i;
-
 /** Collapses whitespace and cuts to `limit` characters with an ellipsis. */
 export function clip(text: string, limit: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > limit ? `${flat.slice(0, Math.max(0, limit - 1)).trimEnd()}…` : flat;
-}
-
-function parseArguments(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Every string in a parsed value (the text of a call's arguments without their keys and escapes). */
@@ -78,21 +63,6 @@ function stringValues(value: unknown): string[] {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The shell command a call runs, if it is a shell-style call. */
-function shellCommandOf(call: ToolCall, args: unknown): string | undefined {
-  const shellName = shellTools.test(call.name);
-  if (args === undefined) return shellName ? call.arguments : undefined;
-  if (!isRecord(args)) return undefined;
-  const value = args.command ?? args.cmd ?? args.script;
-  // Codex-style shells pass argv: ["bash", "-lc", "script"].
-  const command = Array.isArray(value) ? (value.length === 3 && /sh$/.test(String(value[0])) && /^-\w*c$/.test(String(value[1])) ? String(value[2]) : value.map(String).join(' ')) : value;
-  if (typeof command !== 'string') return undefined;
-  if (shellName) return command;
-  // SWE-agent's own commands arrive as tools named after them: { command: "create reproduce.py" }.
-  const first = command.trim().split(/\s+/)[0] ?? '';
-  return sweAgentCommands.has(call.name) && first === call.name ? command : undefined;
 }
 
 function firstLine(command: string): string {
@@ -184,7 +154,7 @@ export function collectFacts(messages: readonly Message[]): NoteFacts {
       parseEarlierNote(text, facts, position);
       continue;
     }
-    const said = message.role === 'assistant' ? [text, ...(message.toolCalls ?? []).flatMap((call) => stringValues(parseArguments(call.arguments) ?? call.arguments))].join('\n') : text;
+    const said = message.role === 'assistant' ? [text, ...(message.toolCalls ?? []).flatMap((call) => stringValues(parseToolArguments(call.arguments) ?? call.arguments))].join('\n') : text;
     for (const [name, count] of extractNames(said)) noteName(name, position, count);
     if (kind === 'summary') {
       const count = /^\[ctxkit summary of ([\d,]+) earlier message/.exec(text);
@@ -199,36 +169,25 @@ export function collectFacts(messages: readonly Message[]): NoteFacts {
     } else if (message.role === 'assistant') {
       if (text.trim() !== '') facts.lastPlan = text.trim();
       for (const call of message.toolCalls ?? []) {
-        const args = parseArguments(call.arguments);
-        const command = shellCommandOf(call, args);
-        if (command !== undefined) {
-          const sweEdit = /^edit\s+\d+:\d+/.test(command.trim());
-          if (!sweEdit) {
-            const files = filesInShellCommand(command);
-            for (const path of files.read) pushRecent(facts.filesRead, path);
-            for (const path of files.written) pushRecent(facts.filesWritten, path);
-          }
+        const args = parseToolArguments(call.arguments);
+        const files = toolCallFiles(call, args);
+        if (files?.kind === 'shell') {
+          const { command, sweEdit } = files;
+          for (const path of files.read) pushRecent(facts.filesRead, path);
+          for (const path of files.written) pushRecent(facts.filesWritten, path);
           facts.commands.push(`\`${clip(firstLine(command), 160)}\``);
           pending.set(call.id, { list: 'commands', at: facts.commands.length - 1, origin: `\`${clip(firstLine(command), 60)}\``, sweEdit });
           continue;
         }
-        if (isRecord(args)) {
-          if (typeof args.thought === 'string' && /think|reason|plan/i.test(call.name)) {
-            facts.lastPlan = args.thought.trim();
-            continue;
-          }
-          const verb = typeof args.command === 'string' ? editorVerbs[args.command] : undefined;
-          const paths = pathFields.flatMap((field) => (typeof args[field] === 'string' ? [args[field] as string] : []));
-          for (const field of ['paths', 'files']) {
-            const value = args[field];
-            if (Array.isArray(value)) paths.push(...value.filter((item): item is string => typeof item === 'string'));
-          }
-          if (paths.length > 0) {
-            const writes = verb ? verb === 'written' : writingTool.test(call.name);
-            for (const path of paths) pushRecent(writes ? facts.filesWritten : facts.filesRead, path);
-            pending.set(call.id, { origin: `${call.name} ${clip(paths[0]!, 60)}` });
-            continue;
-          }
+        if (isRecord(args) && typeof args.thought === 'string' && /think|reason|plan/i.test(call.name)) {
+          facts.lastPlan = args.thought.trim();
+          continue;
+        }
+        if (files) {
+          for (const path of files.read) pushRecent(facts.filesRead, path);
+          for (const path of files.written) pushRecent(facts.filesWritten, path);
+          pending.set(call.id, { origin: `${call.name} ${clip(files.paths[0]!, 60)}` });
+          continue;
         }
         const shown = args === undefined ? call.arguments : JSON.stringify(args);
         facts.toolCalls.push(`${call.name} ${clip(shown, 160)}`);

@@ -1,13 +1,15 @@
 import { CtxkitError, type Message, type TierContext, type TierOutcome, textOf } from '@ctxkit/core';
 import {
+  appliedOutcome,
   approximateCount,
   corpusDir,
-  corpusMissingMessage,createTierContext, 
+  corpusMissingMessage,
+  createTierContext,
   deterministicSummarizer,
   listTrajectories,
   readTrajectory,
   runTierConformance,
-  scriptedSummarizer
+  scriptedSummarizer,
 } from '@ctxkit/testkit';
 import { describe, expect, it } from 'vitest';
 import { factualNoteSummarizer } from './factual-note-summarizer.ts';
@@ -16,12 +18,12 @@ import { trimTier } from './trim-tier.ts';
 const _countText = (text: string) => Math.ceil(text.length / 4);
 
 function contextFor(messages: readonly Message[], overrides: Partial<TierContext> = {}): TierContext {
-  return createTierContext({ protectedStart: messages.length - 2, targetTokens: 2_000, ...overrides });
+  return createTierContext({ protectedStart: messages.length - 2, targetTokens: 2_000, messages, ...overrides });
 }
 
 function applied(outcome: TierOutcome): { messages: Message[]; detail: string } {
-  if (outcome.status !== 'applied') throw new Error(`expected applied, got ${outcome.status}: ${outcome.reason}`);
-  return { messages: outcome.messages, detail: outcome.detail ?? '' };
+  const { messages, detail = '' } = appliedOutcome(outcome);
+  return { messages, detail };
 }
 
 const task = 'Make parseConfig in src/parser.ts accept null.';
@@ -90,7 +92,7 @@ describe('trimTier without a summarizer', () => {
     const first = applied(await trimTier({ maxNoteTokens: 60 }).apply(messages, { ...context, targetTokens: context.count(messages) - 40 })).messages;
     const earlierNote = first[2]!;
     const grown = [...first];
-    const again = { ...context, protectedStart: grown.length - 2, targetTokens: context.count(grown) - 40 };
+    const again = contextFor(grown, { protectedStart: grown.length - 2, targetTokens: context.count(grown) - 40 });
     const kept = applied(await trimTier({ maxNoteTokens: 60, ledgerShare: 1 }).apply(grown, again)).messages;
     expect(kept[2]).toBe(earlierNote);
     expect(kept[3]!.meta?.ctxkit?.kind).toBe('note');
@@ -100,6 +102,9 @@ describe('trimTier without a summarizer', () => {
     expect(merged[3]!.meta?.ctxkit?.kind).not.toBe('note');
   });
 
+});
+
+describe('trimTier without a summarizer, at the edges', () => {
   it('rejects an unknown foldTo and a ledgerShare outside 0–1 at creation', () => {
     expect(() => trimTier({ foldTo: 'half' as 'all' })).toThrow("option foldTo must be 'target' or 'all', got \"half\"");
     expect(() => trimTier({ ledgerShare: 2 })).toThrow(/ledgerShare/);

@@ -1,5 +1,5 @@
-import { CtxkitError, type Message, type TierContext, type TierOutcome, type TierPlugin } from '@ctxkit/core';
-import { assertProtectedStart, coveredCount, digestMessage, type FoldSpan, findFoldSpan, formatCount, isCtxkitDigest, messageKey, numberOption, summarizeSpan, summaryOptions } from '@ctxkit/summarize';
+import { CtxkitError, type Message, messageKey, type TierContext, type TierOutcome, type TierPlugin } from '@ctxkit/core';
+import { assertProtectedStart, coveredCount, digestMessage, type FoldedSpan, type FoldSpan, findFoldSpan, foldSpanSummary, formatCount, isCtxkitDigest, numberOption, summaryOptions } from '@ctxkit/summarize';
 import { collectFacts } from './note-facts.ts';
 import { noteDetails, renderNote } from './render-note.ts';
 
@@ -33,8 +33,7 @@ export interface TrimTierOptions {
   ledgerShare?: number;
 }
 
-/** Budgets never drop below these, however close the target is. */
-const minAnswerTokens = 256;
+/** The note's budget never drops below this, however close the target is (a summary's: `minAnswerTokens`). */
 const minNoteTokens = 200;
 
 /**
@@ -64,6 +63,8 @@ export function trimTier(options: TrimTierOptions = {}): TierPlugin<'trim'> {
   const ledgerShare = numberOption(source, 'ledgerShare', options.ledgerShare, 0.7, { min: 0, max: 1 });
   if (foldTo !== 'target' && foldTo !== 'all') throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `option foldTo must be 'target' or 'all', got ${JSON.stringify(foldTo)}` });
 
+  const settings: TrimSettings = { useSummarizer, timeoutMs, maxSummaryTokens, maxNoteTokens, foldTo, ledgerShare, taskTermCoverage, extraInstructions: options.extraInstructions };
+
   return {
     specificationVersion: 'v1',
     kind: 'tier',
@@ -74,90 +75,91 @@ export function trimTier(options: TrimTierOptions = {}): TierPlugin<'trim'> {
       const whole = findFoldSpan(messages, context.protectedStart);
       if (whole.end <= whole.start) return { status: 'skipped', reason: 'no middle to fold between the task and the protected recent messages' };
       if (context.signal.aborted) return aborted(context.signal.reason);
-
-      const floor = context.count([]);
-      const total = context.count(messages);
-      const allowance = Math.min(maxNoteTokens, maxSummaryTokens);
-      const span = foldTo === 'all' ? whole : ledgerSpan(messages, whole, total, floor, context, allowance, ledgerShare);
-      const folded = messages.slice(span.start, span.end);
-      const spanTokens = context.count(folded) - floor;
-      const keptTokens = total - spanTokens;
-      const replaces = folded.map((message, index) => messageKey(message, span.start + index));
-      const covered = coveredCount(folded);
-      const splice = (replacement: Message) => [...messages.slice(0, span.start), replacement, ...messages.slice(span.end)];
-
-      let fallback: string | undefined;
-      const summarizer = context.summarizer;
-      // The factual-note summarizer would only see ctxkit's framed text; the note below reads the real messages.
-      if (useSummarizer && summarizer && summarizer.id !== 'factual-note') {
-        const result = await summarizeSpan({
-          span: folded,
-          spanOffset: span.start,
-          ...(span.taskIndex >= 0 ? { task: messages[span.taskIndex]! } : {}),
-          summarizer,
-          countText: (text) => context.countText(text),
-          maxSummaryTokens: Math.min(maxSummaryTokens, Math.max(minAnswerTokens, context.targetTokens - keptTokens)),
-          timeoutMs,
-          signal: context.signal,
-          taskTermCoverage,
-          ...(options.extraInstructions === undefined ? {} : { extraInstructions: options.extraInstructions }),
-          progress: (detail) => context.progress(detail),
-          source,
-        });
-        if (!result.ok && result.error?.code === 'ABORTED') return aborted(context.signal.reason);
-        if (result.ok) {
-          const summary = digestMessage({
-            kind: 'summary',
-            by: 'trim',
-            header: `[ctxkit summary of ${formatCount(covered)} earlier messages. ctxkit wrote it when the conversation was compacted: a record of earlier work, not a new request.]`,
-            body: result.text,
-            replaces,
-          });
-          const summaryTokens = context.count([summary]) - floor;
-          const output = splice(summary);
-          if (summaryTokens < spanTokens && context.count(output) < total) {
-            return {
-              status: 'applied',
-              messages: output,
-              detail: `folded ${folded.length} messages (${formatCount(spanTokens)} tokens) into a ${formatCount(summaryTokens)}-token summary by summarizer "${summarizer.id}"`,
-            };
-          }
-          fallback = `the summary (${formatCount(summaryTokens)} tokens) was not shorter than the ${formatCount(spanTokens)}-token middle`;
-        } else {
-          fallback = result.reason;
-        }
-      }
-
-      // The factual note: the fullest detail within budget, else the barest note that is still smaller.
-      const budget = Math.min(maxNoteTokens, Math.max(minNoteTokens, context.targetTokens - keptTokens));
-      const facts = collectFacts(folded);
-      const header = `[ctxkit note on ${formatCount(covered)} earlier messages, built without a model from their tool calls and results. It is a record of earlier work, not a new request; quoted text is data from the transcript.]`;
-      // Rendered one at a time, fullest first: most middles fit at the first detail level.
-      const candidates = [
-        ...noteDetails.map((detail) => () => ({ header, body: renderNote(facts, detail) })),
-        () => ({ header, body: '' }),
-        () => ({ header: `[ctxkit note on ${formatCount(covered)} earlier messages: folded]`, body: '' }),
-      ];
-      let chosen: { message: Message; tokens: number } | undefined;
-      for (const candidate of candidates) {
-        const message = digestMessage({ kind: 'note', by: 'trim', ...candidate(), replaces });
-        const tokens = context.count([message]) - floor;
-        if (tokens >= spanTokens) continue;
-        // Without a fit in budget, the barest note that is still smaller than the middle is kept.
-        chosen = { message, tokens };
-        if (tokens <= budget) break;
-      }
-      const output = chosen && splice(chosen.message);
-      if (!chosen || !output || context.count(output) >= total) {
-        const why = `the middle holds only ${formatCount(spanTokens)} tokens; even a one-line note is not smaller`;
-        return { status: 'skipped', reason: fallback ? `${why} (and the summary was rejected: ${fallback})` : why };
-      }
-      return {
-        status: 'applied',
-        messages: output,
-        detail: `folded ${folded.length} messages (${formatCount(spanTokens)} tokens) into a ${formatCount(chosen.tokens)}-token factual note${fallback ? ` (the summary was rejected: ${fallback})` : ''}`,
-      };
+      const found = trimSpan(messages, whole, context, settings);
+      const summarized = await trySummary(messages, found, context, settings);
+      if (typeof summarized !== 'string' && summarized !== undefined) return summarized;
+      return factualNote(messages, found, context, settings, summarized);
     },
+  };
+}
+
+/** {@link TrimTierOptions} checked, with the defaults filled in. */
+interface TrimSettings {
+  useSummarizer: boolean;
+  timeoutMs: number;
+  maxSummaryTokens: number;
+  maxNoteTokens: number;
+  foldTo: 'target' | 'all';
+  ledgerShare: number;
+  taskTermCoverage: number;
+  extraInstructions: string | undefined;
+}
+
+/** The span trim folds: the whole middle, or (with `foldTo: 'target'`) its oldest rounds, after the ledger of earlier notes. */
+function trimSpan(messages: readonly Message[], whole: FoldSpan, context: TierContext, settings: TrimSettings): FoldedSpan {
+  const allowance = Math.min(settings.maxNoteTokens, settings.maxSummaryTokens);
+  const span = settings.foldTo === 'all' ? whole : ledgerSpan(messages, whole, context, allowance, settings.ledgerShare);
+  const folded = messages.slice(span.start, span.end);
+  return { span, folded, spanTokens: context.count(folded) - context.floorTokens };
+}
+
+/**
+ * Folds the span into a model summary, when there is a summarizer to ask: the outcome when the
+ * summary is accepted (or the caller aborted), else why it was not (the note's fallback reason), or
+ * undefined when no summary was tried.
+ */
+async function trySummary(messages: readonly Message[], found: FoldedSpan, context: TierContext, settings: TrimSettings): Promise<TierOutcome | string | undefined> {
+  const summarizer = context.summarizer;
+  // The factual-note summarizer would only see ctxkit's framed text; the note below reads the real messages.
+  if (!settings.useSummarizer || !summarizer || summarizer.id === 'factual-note') return undefined;
+  const fold = await foldSpanSummary(messages, found, context, { ...settings, summarizer, source, by: 'trim' });
+  if (!fold.ok && fold.error?.code === 'ABORTED') return aborted(context.signal.reason);
+  if (!fold.ok) return fold.summaryTokens === undefined ? fold.reason : `the summary (${formatCount(fold.summaryTokens)} tokens) was not shorter than the ${formatCount(found.spanTokens)}-token middle`;
+  return {
+    status: 'applied',
+    messages: fold.messages,
+    tokens: fold.tokens,
+    detail: `folded ${found.folded.length} messages (${formatCount(found.spanTokens)} tokens) into a ${formatCount(fold.summaryTokens)}-token summary by summarizer "${summarizer.id}"`,
+  };
+}
+
+/**
+ * Folds the span into a factual note built without a model: the fullest detail within budget, else the
+ * barest note that is still smaller; skipped when not even a one-line note is.
+ */
+function factualNote(messages: readonly Message[], found: FoldedSpan, context: TierContext, settings: TrimSettings, fallback: string | undefined): TierOutcome {
+  const { span, folded, spanTokens } = found;
+  const budget = Math.min(settings.maxNoteTokens, Math.max(minNoteTokens, context.targetTokens - (context.currentTokens - spanTokens)));
+  const covered = coveredCount(folded);
+  const replaces = folded.map((message, index) => messageKey(message, span.start + index));
+  const facts = collectFacts(folded);
+  const header = `[ctxkit note on ${formatCount(covered)} earlier messages, built without a model from their tool calls and results. It is a record of earlier work, not a new request; quoted text is data from the transcript.]`;
+  // Rendered one at a time, fullest first: most middles fit at the first detail level.
+  const candidates = [
+    ...noteDetails.map((detail) => () => ({ header, body: renderNote(facts, detail) })),
+    () => ({ header, body: '' }),
+    () => ({ header: `[ctxkit note on ${formatCount(covered)} earlier messages: folded]`, body: '' }),
+  ];
+  let chosen: { message: Message; tokens: number } | undefined;
+  for (const candidate of candidates) {
+    const message = digestMessage({ kind: 'note', by: 'trim', ...candidate(), replaces });
+    const tokens = context.count([message]) - context.floorTokens;
+    if (tokens >= spanTokens) continue;
+    // Without a fit in budget, the barest note that is still smaller than the middle is kept.
+    chosen = { message, tokens };
+    if (tokens <= budget) break;
+  }
+  const output = chosen && [...messages.slice(0, span.start), chosen.message, ...messages.slice(span.end)];
+  const tokens = output && context.count(output);
+  if (!chosen || !output || tokens === undefined || tokens >= context.currentTokens) {
+    const why = `the middle holds only ${formatCount(spanTokens)} tokens; even a one-line note is not smaller`;
+    return { status: 'skipped', reason: fallback ? `${why} (and the summary was rejected: ${fallback})` : why };
+  }
+  return {
+    status: 'applied',
+    messages: output,
+    tokens,
+    detail: `folded ${folded.length} messages (${formatCount(spanTokens)} tokens) into a ${formatCount(chosen.tokens)}-token factual note${fallback ? ` (the summary was rejected: ${fallback})` : ''}`,
   };
 }
 
@@ -166,13 +168,13 @@ export function trimTier(options: TrimTierOptions = {}): TierPlugin<'trim'> {
  * note fit `ledgerShare` of the target, else from the first of them, merging them), to the first round
  * boundary that brings the transcript to the target.
  */
-function ledgerSpan(messages: readonly Message[], whole: FoldSpan, total: number, floor: number, context: TierContext, noteTokens: number, ledgerShare: number): FoldSpan {
+function ledgerSpan(messages: readonly Message[], whole: FoldSpan, context: TierContext, noteTokens: number, ledgerShare: number): FoldSpan {
   let start = whole.start;
   while (start < whole.end && isCtxkitDigest(messages[start]!)) start += 1;
-  const ledgerTokens = start > whole.start ? context.count(messages.slice(whole.start, start)) - floor : 0;
+  const ledgerTokens = start > whole.start ? context.count(messages.slice(whole.start, start)) - context.floorTokens : 0;
   if (ledgerTokens + noteTokens > context.targetTokens * ledgerShare) start = whole.start;
   const span = { ...whole, start };
-  return { ...span, end: foldEnd(messages, span, total, floor, context, noteTokens) };
+  return { ...span, end: foldEnd(messages, span, context, noteTokens) };
 }
 
 /**
@@ -180,13 +182,13 @@ function ledgerSpan(messages: readonly Message[], whole: FoldSpan, total: number
  * before it, with a note of up to `noteTokens` in its place, brings the transcript to the target; the
  * whole middle when no shorter fold does.
  */
-function foldEnd(messages: readonly Message[], span: { start: number; end: number }, total: number, floor: number, context: TierContext, noteTokens: number): number {
+function foldEnd(messages: readonly Message[], span: { start: number; end: number }, context: TierContext, noteTokens: number): number {
   let freed = 0;
   for (let index = span.start; index < span.end; index += 1) {
-    freed += context.count([messages[index]!]) - floor;
+    freed += context.count([messages[index]!]) - context.floorTokens;
     const boundary = index + 1;
     if (boundary < span.end && messages[boundary]!.role === 'tool') continue;
-    if (boundary - span.start >= 2 && total - freed + noteTokens <= context.targetTokens) return boundary;
+    if (boundary - span.start >= 2 && context.currentTokens - freed + noteTokens <= context.targetTokens) return boundary;
   }
   return span.end;
 }

@@ -7,18 +7,30 @@ export interface WebllmWorker {
   terminate?(): void;
 }
 
-/** How the loader gets its engine, and what it checks first. */
-export interface EngineLoaderOptions {
-  model: string;
+/** Where the on-device engine comes from: an engine as is, a factory, a web worker, WebLLM's own configuration. */
+export interface WebllmEngineSource {
+  /** An engine to use as is (anything with WebLLM's `chat.completions.create`); no WebGPU check then. */
   engine?: WebllmEngine;
+  /** Creates the engine on first use, instead of `CreateMLCEngine`; no WebGPU check then. */
   createEngine?: CreateWebllmEngine;
+  /**
+   * Run the model in this web worker (`CreateWebWorkerMLCEngine`), so generation does not block the page.
+   * A function is called once, on first use, and the worker it made is terminated by `unload()`.
+   */
   useWorker?: WebllmWorker | (() => WebllmWorker);
-  /** WebLLM's `AppConfig` (a model list); unknown here so the types do not pull WebLLM in. */
+  /** WebLLM's `AppConfig`, for a model that is not in the prebuilt list (unknown here, so the types do not pull WebLLM in). */
   appConfig?: unknown;
-  /** WebLLM's `ChatOptions` for the model (`context_window_size`, …). */
+  /** WebLLM's `ChatOptions` for the model, e.g. `{ context_window_size: 2048 }`. */
   chatOptions?: Record<string, unknown>;
+  /** The model's window, prompt and answer together. @default the model record's `context_window_size`, else 4,096 */
   contextWindow?: number;
+  /** WebGPU check settings: a stand-in `navigator`, accepting a software adapter, the adapter timeout. */
   webgpu?: Pick<WebgpuRequirements, 'navigator' | 'allowFallbackAdapter' | 'timeoutMs'>;
+}
+
+/** How the loader gets its engine, and what it checks first. */
+export interface EngineLoaderOptions extends WebllmEngineSource {
+  model: string;
   /** How long an unavailable device or failed load is remembered before the next try. */
   retryAfterMs: number;
   /** Load progress, for every listener (the host's `onProgress` and the compaction that waits). */

@@ -4,8 +4,7 @@
  * @packageDocumentation
  */
 export { type ContextWindowExceeded, contextWindowErrorText, parseContextWindowError } from './context-window-error.ts';
-export { createEngineDouble, type EngineDouble, type EngineDoubleCall, type EngineDoubleOptions } from './engine-double.ts';
-export type { WebllmWorker } from './engine-loader.ts';
+export type { WebllmEngineSource, WebllmWorker } from './engine-loader.ts';
 export { checkWebgpu, type WebgpuAdapter, type WebgpuCheck, type WebgpuNavigator, type WebgpuRequirements } from './webgpu-check.ts';
 export type { CreateWebllmEngine, WebllmChatCompletion, WebllmChatMessage, WebllmChatRequest, WebllmEngine, WebllmLoadProgress } from './webllm-engine.ts';
 export { type WebllmSummarizer, type WebllmSummarizerOptions, webllmSummarizer } from './webllm-summarizer.ts';

@@ -72,6 +72,177 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The model's tokens per counted token, learned from its reports. */
+interface RatioLearner {
+  readonly ratio: number;
+  /** Learns from a report; `failed` (a rejected or cut request) pins the ratio for good. */
+  learn(modelTokens: number, counted: number, failed?: boolean): void;
+}
+
+function createRatioLearner(): RatioLearner {
+  const observed: number[] = [];
+  // Ratios from requests the window rejected or cut are kept for good: they are proof the estimate was
+  // short on real content, and letting them age out of the window brings the same failure back.
+  let pinned = minRatio;
+  let ratio = 1;
+  return {
+    get ratio() {
+      return ratio;
+    },
+    learn(modelTokens, counted, failed = false) {
+      if (!(modelTokens > 0 && counted > 0)) return;
+      const next = Math.min(maxRatio, modelTokens / counted);
+      if (failed) pinned = Math.max(pinned, next);
+      observed.push(next);
+      if (observed.length > ratioWindow) observed.shift();
+      ratio = Math.max(pinned, ...observed);
+    },
+  };
+}
+
+type StopReason = 'timeout' | 'abort';
+
+/** Stops a generation at the time limit or when the request aborts, with `interruptGenerate()`. */
+interface GenerationStop {
+  readonly stoppedBy: StopReason | undefined;
+  /** Settles when the generation is stopped. */
+  readonly stopped: Promise<void>;
+  /** The error for a stopped generation. */
+  failure(cause?: unknown): CtxkitError;
+  dispose(): void;
+}
+
+function generationStop(engine: WebllmEngine, timeoutMs: number, signal: AbortSignal | undefined): GenerationStop {
+  let stoppedBy: StopReason | undefined;
+  let onStopped: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    onStopped = resolve;
+  });
+  const stop = (why: StopReason) => {
+    if (stoppedBy) return;
+    stoppedBy = why;
+    onStopped();
+    try {
+      Promise.resolve(engine.interruptGenerate?.()).catch(() => {});
+    } catch {
+      // an engine that cannot be interrupted is caught by the grace period
+    }
+  };
+  const timer = Number.isFinite(timeoutMs) ? setTimeout(() => stop('timeout'), timeoutMs) : undefined;
+  const onAbort = () => stop('abort');
+  if (signal?.aborted) stop('abort');
+  signal?.addEventListener('abort', onAbort, { once: true });
+  return {
+    get stoppedBy() {
+      return stoppedBy;
+    },
+    stopped,
+    failure: (cause) =>
+      new CtxkitError({
+        code: stoppedBy === 'timeout' ? 'TIMEOUT' : 'ABORTED',
+        source,
+        message: stoppedBy === 'timeout' ? `the on-device model did not finish within ${timeoutMs} ms; stopped with interruptGenerate()` : 'the summary was aborted; the generation was stopped with interruptGenerate()',
+        ...(cause === undefined ? {} : { cause }),
+      }),
+    dispose() {
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/** The error for a generation the engine rejected: a prompt over the window teaches the ratio. */
+function rejectedGeneration(error: unknown, counted: number, ratio: RatioLearner): CtxkitError {
+  const exceeded = parseContextWindowError(error);
+  if (!exceeded) return new CtxkitError({ code: 'PROVIDER_ERROR', source, message: `the on-device model failed: ${describe(error)}`, cause: error });
+  ratio.learn(exceeded.promptTokens, counted, true);
+  return new CtxkitError({
+    code: 'PROVIDER_ERROR',
+    source,
+    message: `the on-device model counted ${exceeded.promptTokens} prompt tokens, over its ${exceeded.contextWindow}-token window (estimated ${counted}); the count is corrected for the next request`,
+    cause: error,
+  });
+}
+
+/**
+ * The answer's text, after learning from its usage.
+ * @throws CtxkitError ABORTED when someone else interrupted it, PROVIDER_ERROR when the window cut it or it holds no text
+ */
+function completionText(completion: WebllmChatCompletion, maxTokens: number | undefined, counted: number, ratio: RatioLearner): string {
+  const choice = completion?.choices?.[0];
+  if (choice?.finish_reason === 'abort') {
+    throw new CtxkitError({ code: 'ABORTED', source, message: 'the on-device generation was interrupted by someone else (finish_reason "abort")' });
+  }
+  const promptTokens = completion?.usage?.prompt_tokens;
+  const answerTokens = completion?.usage?.completion_tokens;
+  const cutByWindow = choice?.finish_reason === 'length' && maxTokens !== undefined && typeof answerTokens === 'number' && answerTokens < maxTokens;
+  if (typeof promptTokens === 'number') ratio.learn(promptTokens, counted, cutByWindow);
+  if (cutByWindow) {
+    // Cut before max_tokens: the window filled up, so the summary is incomplete. The usage above
+    // taught the count, so a retry plans smaller chunks.
+    throw new CtxkitError({
+      code: 'PROVIDER_ERROR',
+      source,
+      message: `the on-device model's answer was cut after ${answerTokens} tokens where its window filled up (prompt ${promptTokens ?? '?'} tokens, estimated ${counted}); the count is corrected for the next request`,
+    });
+  }
+  const content = choice?.message?.content;
+  if (typeof content !== 'string') {
+    throw new CtxkitError({ code: 'PROVIDER_ERROR', source, message: `the on-device model returned no text (choices[0].message.content is ${content === null ? 'null' : typeof content})` });
+  }
+  return content;
+}
+
+/** What one generation needs from the summarizer. */
+interface GenerationSettings {
+  timeoutMs: number;
+  temperature: number;
+  model: string | undefined;
+  baseCount: (text: string) => number;
+  ratio: RatioLearner;
+  onStuck: ((engine: WebllmEngine) => void) | undefined;
+}
+
+/** One summary request to the engine: instructions as the system message, the data as one user message. */
+async function generate(engine: WebllmEngine, request: SummarizeRequest, settings: GenerationSettings): Promise<string> {
+  // WebLLM wants the last message from the user; one user message also suits a small model's template.
+  const data = request.messages.map((message) => textOf(message.content)).join('\n\n');
+  const counted = settings.baseCount(request.instructions) + settings.baseCount(data);
+  const maxTokens = request.maxOutputTokens === undefined ? undefined : Math.max(1, Math.floor(request.maxOutputTokens));
+  const stop = generationStop(engine, settings.timeoutMs, request.signal);
+  const stuck = Symbol('stuck');
+  try {
+    if (stop.stoppedBy) throw stop.failure();
+    const work = Promise.resolve().then(() =>
+      engine.chat.completions.create({
+        messages: [
+          { role: 'system', content: request.instructions },
+          { role: 'user', content: data },
+        ],
+        ...(maxTokens === undefined ? {} : { max_tokens: maxTokens }),
+        temperature: settings.temperature,
+        stream: false,
+        ...(settings.model === undefined ? {} : { model: settings.model }),
+      }),
+    );
+    let completion: WebllmChatCompletion | typeof stuck;
+    try {
+      completion = await Promise.race([work, stop.stopped.then(() => new Promise<typeof stuck>((resolve) => setTimeout(() => resolve(stuck), stopGraceMs)))]);
+    } catch (error) {
+      throw stop.stoppedBy ? stop.failure(error) : rejectedGeneration(error, counted, settings.ratio);
+    }
+    if (completion === stuck) {
+      work.catch(() => {});
+      settings.onStuck?.(engine);
+      throw stop.failure(new Error(`the engine did not stop within ${stopGraceMs} ms of interruptGenerate()`));
+    }
+    if (stop.stoppedBy) throw stop.failure();
+    return completionText(completion, maxTokens, counted, settings.ratio);
+  } finally {
+    stop.dispose();
+  }
+}
+
 /**
  * A `SummarizerPlugin` backed by a WebLLM engine: the instructions go as the system message, the data as
  * one user message, with `max_tokens` from the request. A generation that runs past `timeoutMs`, or whose
@@ -98,117 +269,9 @@ export function webllmSummarizer(options: WebllmSummarizerOptions): WebllmSummar
   }
   const estimator = heuristicEstimator();
   const baseCount = options.countText ?? ((text: string) => estimator.estimate(text));
-  const observed: number[] = [];
-  // Ratios from requests the window rejected or cut are kept for good: they are proof the estimate was
-  // short on real content, and letting them age out of the window brings the same failure back.
-  let pinned = minRatio;
-  let tokenRatio = 1;
-  const learn = (modelTokens: number, counted: number, failed = false) => {
-    if (!(modelTokens > 0 && counted > 0)) return;
-    const ratio = Math.min(maxRatio, modelTokens / counted);
-    if (failed) pinned = Math.max(pinned, ratio);
-    observed.push(ratio);
-    if (observed.length > ratioWindow) observed.shift();
-    tokenRatio = Math.max(pinned, ...observed);
-  };
+  const ratio = createRatioLearner();
+  const settings: GenerationSettings = { timeoutMs, temperature, model: options.model, baseCount, ratio, onStuck: options.onStuck };
   const resolveEngine = typeof options.engine === 'function' ? options.engine : ((engine: WebllmEngine) => async () => engine)(options.engine);
-
-  const generate = async (engine: WebllmEngine, request: SummarizeRequest): Promise<string> => {
-    // WebLLM wants the last message from the user; one user message also suits a small model's template.
-    const data = request.messages.map((message) => textOf(message.content)).join('\n\n');
-    const counted = baseCount(request.instructions) + baseCount(data);
-    const maxTokens = request.maxOutputTokens === undefined ? undefined : Math.max(1, Math.floor(request.maxOutputTokens));
-    let stoppedBy: 'timeout' | 'abort' | undefined;
-    let onStopped: () => void = () => {};
-    const stopped = new Promise<void>((resolve) => {
-      onStopped = resolve;
-    });
-    const stop = (why: 'timeout' | 'abort') => {
-      if (stoppedBy) return;
-      stoppedBy = why;
-      onStopped();
-      try {
-        Promise.resolve(engine.interruptGenerate?.()).catch(() => {});
-      } catch {
-        // an engine that cannot be interrupted is caught by the grace period below
-      }
-    };
-    const timer = Number.isFinite(timeoutMs) ? setTimeout(() => stop('timeout'), timeoutMs) : undefined;
-    const onAbort = () => stop('abort');
-    if (request.signal?.aborted) stop('abort');
-    request.signal?.addEventListener('abort', onAbort, { once: true });
-    const stuck = Symbol('stuck');
-    const failure = (code: 'TIMEOUT' | 'ABORTED', cause?: unknown) =>
-      new CtxkitError({
-        code,
-        source,
-        message: code === 'TIMEOUT' ? `the on-device model did not finish within ${timeoutMs} ms; stopped with interruptGenerate()` : 'the summary was aborted; the generation was stopped with interruptGenerate()',
-        ...(cause === undefined ? {} : { cause }),
-      });
-    try {
-      if (stoppedBy) throw failure(stoppedBy === 'timeout' ? 'TIMEOUT' : 'ABORTED');
-      const work = Promise.resolve().then(() =>
-        engine.chat.completions.create({
-          messages: [
-            { role: 'system', content: request.instructions },
-            { role: 'user', content: data },
-          ],
-          ...(maxTokens === undefined ? {} : { max_tokens: maxTokens }),
-          temperature,
-          stream: false,
-          ...(options.model === undefined ? {} : { model: options.model }),
-        }),
-      );
-      let completion: WebllmChatCompletion | typeof stuck;
-      try {
-        completion = await Promise.race([work, stopped.then(() => new Promise<typeof stuck>((resolve) => setTimeout(() => resolve(stuck), stopGraceMs)))]);
-      } catch (error) {
-        if (stoppedBy) throw failure(stoppedBy === 'timeout' ? 'TIMEOUT' : 'ABORTED', error);
-        const exceeded = parseContextWindowError(error);
-        if (exceeded) {
-          learn(exceeded.promptTokens, counted, true);
-          throw new CtxkitError({
-            code: 'PROVIDER_ERROR',
-            source,
-            message: `the on-device model counted ${exceeded.promptTokens} prompt tokens, over its ${exceeded.contextWindow}-token window (estimated ${counted}); the count is corrected for the next request`,
-            cause: error,
-          });
-        }
-        throw new CtxkitError({ code: 'PROVIDER_ERROR', source, message: `the on-device model failed: ${describe(error)}`, cause: error });
-      }
-      if (completion === stuck) {
-        work.catch(() => {});
-        options.onStuck?.(engine);
-        throw failure(stoppedBy === 'timeout' ? 'TIMEOUT' : 'ABORTED', new Error(`the engine did not stop within ${stopGraceMs} ms of interruptGenerate()`));
-      }
-      if (stoppedBy) throw failure(stoppedBy === 'timeout' ? 'TIMEOUT' : 'ABORTED');
-      const choice = completion?.choices?.[0];
-      if (choice?.finish_reason === 'abort') {
-        throw new CtxkitError({ code: 'ABORTED', source, message: 'the on-device generation was interrupted by someone else (finish_reason "abort")' });
-      }
-      const promptTokens = completion?.usage?.prompt_tokens;
-      const answerTokens = completion?.usage?.completion_tokens;
-      const cutByWindow = choice?.finish_reason === 'length' && maxTokens !== undefined && typeof answerTokens === 'number' && answerTokens < maxTokens;
-      if (typeof promptTokens === 'number') learn(promptTokens, counted, cutByWindow);
-      if (cutByWindow) {
-        // Cut before max_tokens: the window filled up, so the summary is incomplete. The usage above
-        // taught the count, so a retry plans smaller chunks.
-        throw new CtxkitError({
-          code: 'PROVIDER_ERROR',
-          source,
-          message: `the on-device model's answer was cut after ${answerTokens} tokens where its window filled up (prompt ${promptTokens ?? '?'} tokens, estimated ${counted}); the count is corrected for the next request`,
-        });
-      }
-      const content = choice?.message?.content;
-      if (typeof content !== 'string') {
-        throw new CtxkitError({ code: 'PROVIDER_ERROR', source, message: `the on-device model returned no text (choices[0].message.content is ${content === null ? 'null' : typeof content})` });
-      }
-      return content;
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
-      request.signal?.removeEventListener('abort', onAbort);
-    }
-  };
 
   return {
     specificationVersion: 'v1',
@@ -216,12 +279,12 @@ export function webllmSummarizer(options: WebllmSummarizerOptions): WebllmSummar
     id: 'webllm',
     contextWindow,
     get tokenRatio() {
-      return tokenRatio;
+      return ratio.ratio;
     },
-    countText: (text) => Math.ceil(baseCount(text) * tokenRatio),
+    countText: (text) => Math.ceil(baseCount(text) * ratio.ratio),
     async summarize(request) {
       const engine = await resolveEngine();
-      return serialized(engine, () => generate(engine, request));
+      return serialized(engine, () => generate(engine, request, settings));
     },
   };
 }

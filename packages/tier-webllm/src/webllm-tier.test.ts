@@ -1,5 +1,5 @@
 import { CtxkitError, type Message, type TierContext, type TierOutcome, textOf } from '@ctxkit/core';
-import { approximateCount, corpusDir, corpusMissingMessage, createTierContext, listTrajectories, readTrajectory, runTierConformance } from '@ctxkit/testkit';
+import { appliedOutcome, approximateCount, corpusDir, corpusMissingMessage, createTierContext, listTrajectories, readTrajectory, runTierConformance } from '@ctxkit/testkit';
 import { tiktokenCounter } from '@ctxkit/tokens';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseContextWindowError } from './context-window-error.ts';
@@ -13,13 +13,10 @@ beforeAll(() => counter.load());
 const exact = (text: string) => counter.count(text);
 
 function contextFor(messages: readonly Message[], overrides: Partial<TierContext> = {}): TierContext {
-  return createTierContext({ protectedStart: messages.length - 2, targetTokens: 1_000, ...overrides });
+  return createTierContext({ protectedStart: messages.length - 2, targetTokens: 1_000, messages, ...overrides });
 }
 
-function applied(outcome: TierOutcome): Message[] {
-  if (outcome.status !== 'applied') throw new Error(`expected applied, got ${outcome.status}: ${outcome.reason}`);
-  return outcome.messages;
-}
+const applied = (outcome: TierOutcome) => appliedOutcome(outcome).messages;
 
 const task = 'Fix the crash in src/parser.ts when parseConfig receives null. Keep the public API unchanged.';
 
@@ -141,6 +138,9 @@ describe('webllmTier with an engine', () => {
     expect(compactionProgress.map((detail) => detail.message)).toEqual(hostProgress.map((progress) => progress.message));
   });
 
+});
+
+describe('webllmTier engine lifecycle', () => {
   it('reuses one engine across compactions, and unload() frees it so the next compaction loads again', async () => {
     const engines: ReturnType<typeof createEngineDouble>[] = [];
     const createEngine = vi.fn(async () => {

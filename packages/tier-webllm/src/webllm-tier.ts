@@ -1,8 +1,7 @@
 import { CtxkitError, type Message, type TierContext, type TierOutcome, type TierPlugin } from '@ctxkit/core';
-import { assertProtectedStart, coveredCount, digestMessage, formatCount, messageKey, numberOption, summarizableSpan, summarizeSpan, type FoldSpan } from '@ctxkit/summarize';
-import { createEngineLoader, type EngineAvailability, type WebllmWorker } from './engine-loader.ts';
-import type { WebgpuRequirements } from './webgpu-check.ts';
-import type { CreateWebllmEngine, WebllmEngine, WebllmLoadProgress } from './webllm-engine.ts';
+import { assertProtectedStart, callsDetail, type FoldedSpan, foldSpanSummary, formatCount, numberOption, summarizableSpan, summaryOptions } from '@ctxkit/summarize';
+import { createEngineLoader, type EngineAvailability, type EngineLoader, type WebllmEngineSource } from './engine-loader.ts';
+import type { WebllmEngine, WebllmLoadProgress } from './webllm-engine.ts';
 import { type WebllmSummarizer, webllmSummarizer } from './webllm-summarizer.ts';
 
 const source = 'tier-webllm';
@@ -19,24 +18,9 @@ export interface WebllmTierProgress {
 }
 
 /** Options for {@link webllmTier}. */
-export interface WebllmTierOptions {
+export interface WebllmTierOptions extends WebllmEngineSource {
   /** A model id from WebLLM's prebuilt list (or from `appConfig`). @default defaultWebllmModel */
   model?: string;
-  /** An engine to use as is (anything with WebLLM's `chat.completions.create`); no WebGPU check then. */
-  engine?: WebllmEngine;
-  /** Creates the engine on first use, instead of `CreateMLCEngine`; no WebGPU check then. */
-  createEngine?: CreateWebllmEngine;
-  /**
-   * Run the model in this web worker (`CreateWebWorkerMLCEngine`), so generation does not block the page.
-   * A function is called once, on first use, and the worker it made is terminated by `unload()`.
-   */
-  useWorker?: WebllmWorker | (() => WebllmWorker);
-  /** WebLLM's `AppConfig`, for a model that is not in the prebuilt list. */
-  appConfig?: unknown;
-  /** WebLLM's `ChatOptions` for the model, e.g. `{ context_window_size: 2048 }`. */
-  chatOptions?: Record<string, unknown>;
-  /** The model's window, prompt and answer together. @default the model record's `context_window_size`, else 4,096 */
-  contextWindow?: number;
   /**
    * Tokens one request to the model may take, prompt and answer together: the span is cut into chunks
    * that fit it with room for the instructions and the answer. Lower it to keep each generation short.
@@ -61,8 +45,6 @@ export interface WebllmTierOptions {
   extraInstructions?: string;
   /** Sampling temperature. @default 0 */
   temperature?: number;
-  /** WebGPU check settings: a stand-in `navigator`, accepting a software adapter, the adapter timeout. */
-  webgpu?: Pick<WebgpuRequirements, 'navigator' | 'allowFallbackAdapter' | 'timeoutMs'>;
   /** Load and summary progress, also outside a compaction (during `load()`). */
   onProgress?: (progress: WebllmTierProgress) => void;
 }
@@ -78,8 +60,115 @@ export interface WebllmTier extends TierPlugin<'webllm'> {
   readonly summarizer: WebllmSummarizer | undefined;
 }
 
-/** The summary answer never drops below this, however close the target is. */
-const minAnswerTokens = 256;
+/** {@link WebllmTierOptions} checked, with the defaults filled in. */
+interface WebllmSettings {
+  model: string;
+  contextWindow: number | undefined;
+  maxChunkTokens: number | undefined;
+  timeoutMs: number;
+  totalTimeoutMs: number;
+  loadTimeoutMs: number;
+  retryAfterMs: number;
+  maxSummaryTokens: number;
+  minSpanTokens: number;
+  taskTermCoverage: number;
+  temperature: number;
+  extraInstructions: string | undefined;
+}
+
+/**
+ * Checks the tier's options and fills in the defaults.
+ * @throws CtxkitError INVALID_ARGUMENT naming the option and what it accepts
+ */
+function webllmSettings(options: WebllmTierOptions): WebllmSettings {
+  const model = options.model ?? defaultWebllmModel;
+  if (typeof model !== 'string' || model === '') throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: 'option model must be a non-empty model id' });
+  const { timeoutMs, maxSummaryTokens, taskTermCoverage, extraInstructions } = summaryOptions(source, options, { timeoutMs: 60_000, maxSummaryTokens: 1_000 });
+  if (options.engine !== undefined && typeof options.engine?.chat?.completions?.create !== 'function') {
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: 'option engine must implement chat.completions.create (a WebLLM MLCEngine or WebWorkerMLCEngine)' });
+  }
+  return {
+    model,
+    contextWindow: options.contextWindow === undefined ? undefined : numberOption(source, 'contextWindow', options.contextWindow, 4_096, { min: 256, integer: true }),
+    maxChunkTokens: options.maxChunkTokens === undefined ? undefined : numberOption(source, 'maxChunkTokens', options.maxChunkTokens, 4_096, { min: 256, integer: true }),
+    timeoutMs,
+    totalTimeoutMs: numberOption(source, 'totalTimeoutMs', options.totalTimeoutMs, 300_000, { min: 1, infinite: true }),
+    loadTimeoutMs: numberOption(source, 'loadTimeoutMs', options.loadTimeoutMs, 60_000, { min: 0, infinite: true }),
+    retryAfterMs: numberOption(source, 'retryAfterMs', options.retryAfterMs, 300_000, { min: 0, infinite: true }),
+    maxSummaryTokens,
+    minSpanTokens: numberOption(source, 'minSpanTokens', options.minSpanTokens, 500, { min: 0 }),
+    taskTermCoverage,
+    temperature: numberOption(source, 'temperature', options.temperature, 0, { min: 0, max: 2 }),
+    extraInstructions,
+  };
+}
+
+/** The tier's progress, to the host's `onProgress` (whose errors are swallowed) and to every compaction that is running. */
+function progressReporter(onProgress: WebllmTierOptions['onProgress'], compactions: ReadonlySet<TierContext['progress']>): (progress: WebllmTierProgress) => void {
+  return (progress) => {
+    try {
+      onProgress?.(progress);
+    } catch {
+      // a broken progress bar must not break the compaction
+    }
+    for (const listener of compactions) listener({ message: progress.message, ...(progress.fraction === undefined ? {} : { fraction: progress.fraction }) });
+  };
+}
+
+/** The engine loader for the tier's options, reporting load progress. */
+function tierEngineLoader(options: WebllmTierOptions, settings: WebllmSettings, report: (progress: WebllmTierProgress) => void): EngineLoader {
+  const { model, contextWindow, retryAfterMs } = settings;
+  return createEngineLoader({
+    model,
+    ...(options.engine ? { engine: options.engine } : {}),
+    ...(options.createEngine ? { createEngine: options.createEngine } : {}),
+    ...(options.useWorker ? { useWorker: options.useWorker } : {}),
+    ...(options.appConfig === undefined ? {} : { appConfig: options.appConfig }),
+    ...(options.chatOptions ? { chatOptions: options.chatOptions } : {}),
+    ...(contextWindow === undefined ? {} : { contextWindow }),
+    ...(options.webgpu ? { webgpu: options.webgpu } : {}),
+    retryAfterMs,
+    onProgress: (progress: WebllmLoadProgress) =>
+      report({ phase: 'load', message: `loading ${model}: ${progress.text}`, ...(Number.isFinite(progress.progress) ? { fraction: Math.min(1, Math.max(0, progress.progress)) } : {}) }),
+  });
+}
+
+/**
+ * Summarizes the span with the on-device model (once more when the model's own counts taught the
+ * summarizer smaller chunks), and folds the summary in when it is shorter.
+ */
+async function foldOnDevice(
+  messages: readonly Message[],
+  found: FoldedSpan,
+  context: TierContext,
+  modelSummarizer: WebllmSummarizer,
+  settings: WebllmSettings,
+  report: (progress: WebllmTierProgress) => void,
+): Promise<TierOutcome> {
+  const ratioBefore = modelSummarizer.tokenRatio;
+  const fold = await foldSpanSummary(messages, found, context, {
+    ...settings,
+    summarizer: modelSummarizer,
+    // The small model's tokens, estimated high and corrected by its reports, not the agent model's.
+    countText: (text) => modelSummarizer.countText(text),
+    timeoutMs: settings.totalTimeoutMs,
+    progress: (detail) => report({ phase: 'summarize', ...detail }),
+    source,
+    by: 'webllm',
+    onDevice: true,
+    // The model counted more tokens than estimated and rejected a chunk: the ratio it taught the
+    // summarizer makes smaller chunks, so one more try is worth it.
+    retry: (result) => !result.skip && modelSummarizer.tokenRatio > ratioBefore && !context.signal.aborted,
+  });
+  if (!fold.ok) return fold.outcome;
+  report({ phase: 'summarize', message: `summary written in ${fold.calls} ${fold.calls === 1 ? 'call' : 'calls'}`, fraction: 1 });
+  return {
+    status: 'applied',
+    messages: fold.messages,
+    tokens: fold.tokens,
+    detail: `folded ${found.folded.length} messages (${formatCount(found.spanTokens)} tokens) into a ${formatCount(fold.summaryTokens)}-token on-device summary in ${callsDetail(fold, 'call', 'chunk')}`,
+  };
+}
 
 /**
  * Tier 1: a small model on the user's own device (WebLLM on WebGPU) folds the span between the task and
@@ -102,48 +191,11 @@ const minAnswerTokens = 256;
  * ```
  */
 export function webllmTier(options: WebllmTierOptions = {}): WebllmTier {
-  const model = options.model ?? defaultWebllmModel;
-  if (typeof model !== 'string' || model === '') throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: 'option model must be a non-empty model id' });
-  const contextWindow = options.contextWindow === undefined ? undefined : numberOption(source, 'contextWindow', options.contextWindow, 4_096, { min: 256, integer: true });
-  const maxChunkTokens = options.maxChunkTokens === undefined ? undefined : numberOption(source, 'maxChunkTokens', options.maxChunkTokens, 4_096, { min: 256, integer: true });
-  const timeoutMs = numberOption(source, 'timeoutMs', options.timeoutMs, 60_000, { min: 1, infinite: true });
-  const totalTimeoutMs = numberOption(source, 'totalTimeoutMs', options.totalTimeoutMs, 300_000, { min: 1, infinite: true });
-  const loadTimeoutMs = numberOption(source, 'loadTimeoutMs', options.loadTimeoutMs, 60_000, { min: 0, infinite: true });
-  const retryAfterMs = numberOption(source, 'retryAfterMs', options.retryAfterMs, 300_000, { min: 0, infinite: true });
-  const maxSummaryTokens = numberOption(source, 'maxSummaryTokens', options.maxSummaryTokens, 1_000, { min: 64, integer: true });
-  const minSpanTokens = numberOption(source, 'minSpanTokens', options.minSpanTokens, 500, { min: 0 });
-  const taskTermCoverage = numberOption(source, 'taskTermCoverage', options.taskTermCoverage, 0.3, { min: 0, max: 1 });
-  const temperature = numberOption(source, 'temperature', options.temperature, 0, { min: 0, max: 2 });
-  if (options.extraInstructions !== undefined && typeof options.extraInstructions !== 'string') {
-    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `option extraInstructions must be a string, got ${typeof options.extraInstructions}` });
-  }
-  if (options.engine !== undefined && typeof options.engine?.chat?.completions?.create !== 'function') {
-    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: 'option engine must implement chat.completions.create (a WebLLM MLCEngine or WebWorkerMLCEngine)' });
-  }
-
+  const settings = webllmSettings(options);
   // Who hears progress right now: the host always, and the compactions that are running.
   const compactions = new Set<TierContext['progress']>();
-  const report = (progress: WebllmTierProgress) => {
-    try {
-      options.onProgress?.(progress);
-    } catch {
-      // a broken progress bar must not break the compaction
-    }
-    for (const listener of compactions) listener({ message: progress.message, ...(progress.fraction === undefined ? {} : { fraction: progress.fraction }) });
-  };
-  const loader = createEngineLoader({
-    model,
-    ...(options.engine ? { engine: options.engine } : {}),
-    ...(options.createEngine ? { createEngine: options.createEngine } : {}),
-    ...(options.useWorker ? { useWorker: options.useWorker } : {}),
-    ...(options.appConfig === undefined ? {} : { appConfig: options.appConfig }),
-    ...(options.chatOptions ? { chatOptions: options.chatOptions } : {}),
-    ...(contextWindow === undefined ? {} : { contextWindow }),
-    ...(options.webgpu ? { webgpu: options.webgpu } : {}),
-    retryAfterMs,
-    onProgress: (progress: WebllmLoadProgress) =>
-      report({ phase: 'load', message: `loading ${model}: ${progress.text}`, ...(Number.isFinite(progress.progress) ? { fraction: Math.min(1, Math.max(0, progress.progress)) } : {}) }),
-  });
+  const report = progressReporter(options.onProgress, compactions);
+  const loader = tierEngineLoader(options, settings, report);
   // One summarizer per engine, so what it learns about the model's token counts carries over.
   let summarizer: WebllmSummarizer | undefined;
   let summarizerEngine: WebllmEngine | undefined;
@@ -152,69 +204,13 @@ export function webllmTier(options: WebllmTierOptions = {}): WebllmTier {
       summarizerEngine = ready.engine;
       summarizer = webllmSummarizer({
         engine: ready.engine,
-        contextWindow: Math.min(ready.contextWindow, maxChunkTokens ?? ready.contextWindow),
-        timeoutMs,
-        temperature,
+        contextWindow: Math.min(ready.contextWindow, settings.maxChunkTokens ?? ready.contextWindow),
+        timeoutMs: settings.timeoutMs,
+        temperature: settings.temperature,
         onStuck: (engine) => loader.discard(engine),
       });
     }
     return summarizer;
-  };
-
-  /** Summarizes the span with the on-device model; `apply` has checked there is something worth it. */
-  const fold = async (messages: readonly Message[], context: TierContext, prepared: { span: FoldSpan; folded: Message[]; spanTokens: number; floor: number }): Promise<TierOutcome> => {
-    const { span, folded, spanTokens, floor } = prepared;
-    const ready = await loader.get(loadTimeoutMs, context.signal);
-    if (!ready.ok) return { status: 'skipped', reason: `on-device model unavailable: ${ready.reason}` };
-    const modelSummarizer = summarizerFor(ready);
-
-    const total = context.count(messages);
-    const aimed = Math.min(maxSummaryTokens, Math.max(minAnswerTokens, context.targetTokens - (total - spanTokens)));
-    const summarize = () =>
-      summarizeSpan({
-        span: folded,
-        spanOffset: span.start,
-        ...(span.taskIndex >= 0 ? { task: messages[span.taskIndex]! } : {}),
-        summarizer: modelSummarizer,
-        // The small model's tokens, estimated high and corrected by its reports, not the agent model's.
-        countText: (text) => modelSummarizer.countText(text),
-        maxSummaryTokens: aimed,
-        timeoutMs: totalTimeoutMs,
-        signal: context.signal,
-        taskTermCoverage,
-        ...(options.extraInstructions === undefined ? {} : { extraInstructions: options.extraInstructions }),
-        progress: (detail) => report({ phase: 'summarize', ...detail }),
-        source,
-      });
-    const ratioBefore = modelSummarizer.tokenRatio;
-    let result = await summarize();
-    // The model counted more tokens than estimated and rejected a chunk: the ratio it taught the
-    // summarizer makes smaller chunks, so one more try is worth it.
-    if (!result.ok && !result.skip && modelSummarizer.tokenRatio > ratioBefore && !context.signal.aborted) result = await summarize();
-    if (!result.ok) {
-      return result.skip ? { status: 'skipped', reason: result.reason } : { status: 'failed', reason: result.reason, ...(result.error ? { error: result.error } : {}) };
-    }
-    const summary = digestMessage({
-      kind: 'summary',
-      by: 'webllm',
-      header: `[ctxkit summary of ${formatCount(coveredCount(folded))} earlier messages, written on this device when the conversation was compacted: a record of earlier work, not a new request.]`,
-      body: result.text,
-      replaces: folded.map((message, index) => messageKey(message, span.start + index)),
-    });
-    const output = [...messages.slice(0, span.start), summary, ...messages.slice(span.end)];
-    const summaryTokens = context.count([summary]) - floor;
-    if (summaryTokens >= spanTokens || context.count(output) >= total) {
-      const reason = `the summary (${formatCount(summaryTokens)} tokens) is not shorter than the ${formatCount(spanTokens)}-token span it would replace`;
-      return { status: 'failed', reason, error: new CtxkitError({ code: 'SUMMARY_REJECTED', source, message: reason }) };
-    }
-    report({ phase: 'summarize', message: `summary written in ${result.calls} ${result.calls === 1 ? 'call' : 'calls'}`, fraction: 1 });
-    const calls = result.calls === 1 ? '1 call' : `${result.calls} calls (${result.parts} chunks)`;
-    return {
-      status: 'applied',
-      messages: output,
-      detail: `folded ${folded.length} messages (${formatCount(spanTokens)} tokens) into a ${formatCount(summaryTokens)}-token on-device summary in ${calls}`,
-    };
-
   };
 
   return {
@@ -239,14 +235,13 @@ export function webllmTier(options: WebllmTierOptions = {}): WebllmTier {
     async apply(messages: readonly Message[], context: TierContext): Promise<TierOutcome> {
       assertProtectedStart(messages, context.protectedStart, source);
       // Everything that needs no model first, so a transcript with nothing to fold never loads one.
-      const found = summarizableSpan(messages, context, minSpanTokens);
+      const found = summarizableSpan(messages, context, settings.minSpanTokens);
       if ('skip' in found) return { status: 'skipped', reason: found.skip };
-      const { span, folded, spanTokens } = found;
-      const floor = context.count([]);
-
       compactions.add(context.progress);
       try {
-        return await fold(messages, context, { span, folded, spanTokens, floor });
+        const ready = await loader.get(settings.loadTimeoutMs, context.signal);
+        if (!ready.ok) return { status: 'skipped', reason: `on-device model unavailable: ${ready.reason}` };
+        return await foldOnDevice(messages, found, context, summarizerFor(ready), settings, report);
       } finally {
         compactions.delete(context.progress);
       }

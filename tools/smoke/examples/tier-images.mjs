@@ -1,7 +1,7 @@
 // @ctxkit/tier-images README: six screenshots in a browser-agent run, all but the last one stripped.
 import { memoryStore, textOf } from '@ctxkit/core';
 import { imageStripTier } from '@ctxkit/tier-images';
-import { assert, done } from './_support.mjs';
+import { assert, done, tierContext } from './_support.mjs';
 
 const screenshot = { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==' };
 const messages = [
@@ -16,15 +16,7 @@ for (const [index, action] of ['open_settings', 'click', 'click', 'click', 'clic
 messages.push({ role: 'user', content: 'Thanks! Now check the contrast.' });
 const count = (list) =>
   list.reduce((sum, message) => sum + 4 + Math.ceil(textOf(message.content).length / 4) + (typeof message.content === 'string' ? 0 : 1_200 * message.content.filter((part) => part.type === 'image').length), 0);
-const context = {
-  protectedStart: messages.length - 1,
-  targetTokens: 2_000,
-  count,
-  countText: (text) => Math.ceil(text.length / 4),
-  store: memoryStore(),
-  signal: new AbortController().signal,
-  progress: () => {},
-};
+const context = tierContext(messages, { protectedStart: messages.length - 1, targetTokens: 2_000, count, store: memoryStore() });
 const outcome = await imageStripTier({ keepRecent: 1 }).apply(messages, context);
 assert.equal(outcome.status, 'applied', outcome.reason);
 assert.equal(outcome.detail, 'removed 5 images, kept 1, freed 5,938 tokens');

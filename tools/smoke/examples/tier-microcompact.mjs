@@ -1,7 +1,7 @@
 // @ctxkit/tier-microcompact README: four large file reads, two archived as stubs, restored byte for byte.
 import { memoryStore } from '@ctxkit/core';
 import { createRestoreHandler, microcompactTier, restoreToolResultTool, toOpenAITool } from '@ctxkit/tier-microcompact';
-import { assert, done } from './_support.mjs';
+import { assert, done, tierContext } from './_support.mjs';
 
 const store = memoryStore();
 const tools = [
@@ -26,15 +26,8 @@ for (const [index, path] of ['src/app.ts', 'src/server.ts', 'src/config.ts', 'sr
 }
 messages.push({ role: 'assistant', content: 'The port comes from src/env.ts.' });
 const countText = (text) => Math.ceil(text.length / 4);
-const context = {
-  protectedStart: messages.length - 1,
-  targetTokens: 8_000,
-  count: (list) => list.reduce((sum, message) => sum + countText(JSON.stringify(message)), 0),
-  countText,
-  store,
-  signal: new AbortController().signal,
-  progress: () => {},
-};
+const count = (list) => list.reduce((sum, message) => sum + countText(JSON.stringify(message)), 0);
+const context = tierContext(messages, { protectedStart: messages.length - 1, targetTokens: 8_000, count, countText, store });
 const outcome = await microcompactTier({ keepRecent: 2 }).apply(messages, context);
 assert.equal(outcome.status, 'applied', outcome.reason);
 assert.equal(outcome.detail, 'archived 2 tool results as stubs (2 new: r1–r2), freed 23,861 tokens');

@@ -1,7 +1,7 @@
 // @ctxkit/tier-trim README: the middle of a run folded into a model-free factual note.
 import { memoryStore } from '@ctxkit/core';
 import { trimTier } from '@ctxkit/tier-trim';
-import { assert, done } from './_support.mjs';
+import { assert, done, tierContext } from './_support.mjs';
 
 const messages = [
   { role: 'system', content: 'You are a coding agent.' },
@@ -12,15 +12,8 @@ const messages = [
   { role: 'tool', toolCallId: 'c2', content: 'ok' },
   { role: 'user', content: 'Also add a test.' },
 ];
-const outcome = await trimTier().apply(messages, {
-  protectedStart: 6,
-  targetTokens: 2_000,
-  count: (list) => list.reduce((sum, message) => sum + 4 + Math.ceil(JSON.stringify(message.content).length / 4), 0),
-  countText: (text) => Math.ceil(text.length / 4),
-  store: memoryStore(),
-  signal: new AbortController().signal,
-  progress: () => {},
-});
+const count = (list) => list.reduce((sum, message) => sum + 4 + Math.ceil(JSON.stringify(message.content).length / 4), 0);
+const outcome = await trimTier().apply(messages, tierContext(messages, { protectedStart: 6, targetTokens: 2_000, count, store: memoryStore() }));
 assert.equal(outcome.status, 'applied', outcome.reason);
 // Trim folds only the oldest rounds, just down to the target: the test run becomes the note, the fix after it
 // stays verbatim.

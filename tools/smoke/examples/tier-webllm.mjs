@@ -1,8 +1,9 @@
 // @ctxkit/tier-webllm README: without WebGPU the tier skips at once; with an engine (here the package's
 // stand-in, no GPU needed) it folds the middle of the run into an on-device summary.
 import { memoryStore } from '@ctxkit/core';
-import { createEngineDouble, webllmTier } from '@ctxkit/tier-webllm';
-import { assert, done } from './_support.mjs';
+import { webllmTier } from '@ctxkit/tier-webllm';
+import { createEngineDouble } from '@ctxkit/tier-webllm/test';
+import { assert, done, tierContext } from './_support.mjs';
 
 const messages = [
   { role: 'system', content: 'You are a coding agent.' },
@@ -13,15 +14,8 @@ const messages = [
   ]).flat(),
   { role: 'user', content: 'Also add a test.' },
 ];
-const context = {
-  protectedStart: messages.length - 1,
-  targetTokens: 2_000,
-  count: (list) => list.reduce((sum, message) => sum + 4 + Math.ceil(JSON.stringify(message).length / 4), 0),
-  countText: (text) => Math.ceil(text.length / 4),
-  store: memoryStore(),
-  signal: new AbortController().signal,
-  progress: () => {},
-};
+const count = (list) => list.reduce((sum, message) => sum + 4 + Math.ceil(JSON.stringify(message).length / 4), 0);
+const context = tierContext(messages, { protectedStart: messages.length - 1, targetTokens: 2_000, count, store: memoryStore() });
 // No usable WebGPU adapter here (Node and Bun have no navigator.gpu; Deno has one but no GPU on CI).
 const skipped = await webllmTier().apply(messages, context);
 assert.equal(skipped.status, 'skipped');

@@ -18,7 +18,7 @@ export function screenshotCount(messages: readonly Message[]): number {
 }
 
 /** A tier context priced by {@link screenshotCount}. */
-export function tierContext(overrides: Partial<TierContext> & { protectedStart: number }): TierContext {
+export function tierContext(overrides: Partial<TierContext> & { protectedStart: number; messages?: readonly Message[] }): TierContext {
   return createTierContext({ count: screenshotCount, ...overrides });
 }
 

@@ -1,0 +1,161 @@
+import { type ContentPart, type Message, type StorePlugin, type TierContext, type ToolCall, type ToolMessage, textOf } from '@ctxkit/core';
+import { type ArchivedToolResult, nextHandleKey, readArchivedToolResult, readKey, restoredText, seenKey } from './archive.ts';
+import type { DigestOf } from './digest-cache.ts';
+import { fingerprint } from './fingerprint.ts';
+import type { MicrocompactSettings } from './microcompact-settings.ts';
+import { parseHandle } from './restore-handler.ts';
+import { restoreToolResultTool } from './restore-tool.ts';
+import { archiveRecord, stubMessage, writeStubText } from './stub-message.ts';
+import { describeArguments, looksLikeStub, type StubDescription } from './stub-text.ts';
+
+/** One old result planned as a stub. */
+export interface Plan {
+  index: number;
+  handle: string;
+  stub: ToolMessage;
+  /** The record to write; absent when the original is archived already under this handle. */
+  record?: ArchivedToolResult;
+  /** The fingerprint key to point at the handle, for a result archived for the first time. */
+  seen?: string;
+}
+
+/** The stubs planned for a transcript, and the handle number to store as the next free one. */
+export interface ArchivePlan {
+  plans: Plan[];
+  nextNumber: number;
+}
+
+/** What a stub says about the result it stands for. */
+type Described = Pick<StubDescription, 'toolName' | 'tokens' | 'images'> & { argumentsText: string | undefined };
+
+/** Content as one string, independent of the key order of its parts, for comparing and fingerprinting. */
+function contentKey(content: string | readonly ContentPart[]): string {
+  if (typeof content === 'string') return `s\u0000${content}`;
+  return content
+    .map((part) => (part.type === 'text' ? `t\u0000${part.text}` : `i\u0000${part.mediaType}\u0000${part.data ?? ''}\u0000${part.url ?? ''}`))
+    .join('\u0001');
+}
+
+function imageCount(content: string | readonly ContentPart[]): number {
+  return typeof content === 'string' ? 0 : content.filter((part) => part.type === 'image').length;
+}
+
+function toolCallsById(messages: readonly Message[]): Map<string, ToolCall> {
+  const calls = new Map<string, ToolCall>();
+  for (const message of messages) {
+    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) calls.set(call.id, call);
+  }
+  return calls;
+}
+
+/** Hands out free handles from the stored counter; probing skips numbers in use, so a lost or stale counter never makes two results share a handle. */
+async function handleAllocator(store: StorePlugin): Promise<{ free(): Promise<string>; claim(): void; readonly next: number }> {
+  const stored = await readKey<unknown>(store, nextHandleKey);
+  let nextNumber = typeof stored === 'number' && Number.isInteger(stored) && stored > 0 ? stored : 1;
+  return {
+    async free() {
+      for (;;) {
+        const handle = `r${nextNumber}`;
+        if ((await readKey<unknown>(store, handle)) === null) return handle;
+        nextNumber += 1;
+      }
+    },
+    claim() {
+      nextNumber += 1;
+    },
+    get next() {
+      return nextNumber;
+    },
+  };
+}
+
+/**
+ * The handle a result is archived under already, with what its stub says: a restored original that grew
+ * old again points back at its first archive; the same result seen before (by fingerprint) keeps its
+ * handle. Otherwise the fingerprint key to record for it.
+ */
+async function earlierArchive(store: StorePlugin, original: ToolMessage, call: ToolCall | undefined, described: Described): Promise<{ handle: string; described: Described } | { seen: string }> {
+  if (described.toolName === restoreToolResultTool.name && typeof original.content === 'string') {
+    const restoredHandle = parseHandle(call?.arguments ?? '');
+    const earlier = restoredHandle === undefined ? undefined : await readArchivedToolResult(store, restoredHandle);
+    if (earlier && restoredText(earlier.content) === original.content) {
+      return { handle: earlier.handle, described: { toolName: earlier.toolName ?? 'tool', argumentsText: earlier.arguments, tokens: earlier.tokens, images: imageCount(earlier.content) } };
+    }
+  }
+  const key = contentKey(original.content);
+  const seen = seenKey(fingerprint(`${original.toolCallId}\u0000${key}`));
+  const earlierHandle = await readKey<unknown>(store, seen);
+  const earlier = typeof earlierHandle === 'string' ? await readArchivedToolResult(store, earlierHandle) : undefined;
+  if (earlier && earlier.toolCallId === original.toolCallId && contentKey(earlier.content) === key) return { handle: earlier.handle, described };
+  return { seen };
+}
+
+/** What planning one result needs besides the result itself. */
+interface PlanRun {
+  context: TierContext;
+  settings: MicrocompactSettings;
+  digestOf: DigestOf;
+  calls: ReadonlyMap<string, ToolCall>;
+  handles: Awaited<ReturnType<typeof handleAllocator>>;
+}
+
+/**
+ * The stub for one old result, or undefined when it stays: a stub already, an excluded tool, shorter
+ * than `minResultTokens`, or a stub that would not be smaller.
+ */
+async function planResult(messages: readonly Message[], index: number, run: PlanRun): Promise<Plan | undefined> {
+  const { context, settings } = run;
+  const original = messages[index] as ToolMessage;
+  if (original.meta?.ctxkit?.kind === 'stub' || (typeof original.content === 'string' && looksLikeStub(original.content))) return undefined;
+  const call = run.calls.get(original.toolCallId);
+  const toolName = call?.name ?? original.toolName ?? 'tool';
+  if (settings.excluded.has(toolName)) return undefined;
+  const text = textOf(original.content);
+  const tokens = context.countText(text);
+  if (tokens < settings.minResultTokens) return undefined;
+
+  const earlier = await earlierArchive(context.store, original, call, { toolName, argumentsText: call?.arguments, tokens, images: imageCount(original.content) });
+  const isNew = !('handle' in earlier);
+  const handle = isNew ? await run.handles.free() : earlier.handle;
+  const described = isNew ? { toolName, argumentsText: call?.arguments, tokens, images: imageCount(original.content) } : earlier.described;
+  const description: StubDescription = {
+    handle,
+    number: Number(handle.slice(1)),
+    toolName: described.toolName,
+    target: describeArguments(described.argumentsText),
+    tokens: described.tokens,
+    images: described.images,
+    ...(settings.stubDetail === false ? {} : { digest: run.digestOf(original, text, settings.stubDetail) }),
+  };
+  const stub = stubMessage(original, index, writeStubText(settings.stubText, description), handle);
+  if (context.count([stub]) >= context.count([original])) return undefined;
+  if (!isNew) return { index, handle, stub };
+  run.handles.claim();
+  return { index, handle, stub, record: archiveRecord(original, call, handle, tokens), seen: earlier.seen };
+}
+
+/**
+ * Plans a stub for every tool result before `end` other than the last `keepRecent`, reading the store
+ * for handles already given; writes nothing. A string says why there is nothing to archive.
+ * @throws CtxkitError STORE_ERROR when the store cannot be read; INVALID_ARGUMENT for a `stubText` that breaks its contract
+ */
+export async function planArchive(messages: readonly Message[], context: TierContext, end: number, settings: MicrocompactSettings, digestOf: DigestOf): Promise<ArchivePlan | string> {
+  const { keepRecent } = settings;
+  const toolIndices = messages.flatMap((message, index) => (message.role === 'tool' ? [index] : []));
+  const recent = new Set(keepRecent === 0 ? [] : toolIndices.slice(-keepRecent));
+  const calls = toolCallsById(messages);
+  const old = toolIndices.filter((index) => index < end && !recent.has(index));
+  if (old.length === 0) {
+    return `no tool results to archive: none before the protected recent messages (from index ${end}) other than the last ${keepRecent}`;
+  }
+  const run: PlanRun = { context, settings, digestOf, calls, handles: await handleAllocator(context.store) };
+  const plans: Plan[] = [];
+  for (const index of old) {
+    const planned = await planResult(messages, index, run);
+    if (planned) plans.push(planned);
+  }
+  if (plans.length === 0) {
+    return `no tool results to archive: the ${old.length} old ones are stubs already, excluded, or shorter than minResultTokens (${settings.minResultTokens})`;
+  }
+  return { plans, nextNumber: run.handles.next };
+}
