@@ -8,6 +8,7 @@ import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { createCtxkit } from 'ctxkit';
 import { createConversionCache, fromLanguageModelPrompt, toLanguageModelPrompt } from '../src/convert.ts';
 import { ctxkitMiddleware } from '../src/middleware.ts';
+import { median } from '../../../tools/bench/measure.ts';
 
 const file = (step: number) => `// src/module-${step}.ts\n${Array.from({ length: 160 }, (_, line) => `export const value${line} = "src/module-${step}.ts".length * ${line}; // line ${line}`).join('\n')}`;
 function promptAt(steps: number): LanguageModelV4Prompt {
@@ -26,7 +27,6 @@ const rebuilt = (prompt: LanguageModelV4Prompt) => structuredClone(prompt);
 
 // Collect garbage before each timed section, so one section does not pay for another's allocations.
 const collect = () => (globalThis as { gc?: () => void }).gc?.();
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const rows: string[] = [];
 for (const steps of [20, 100, 200]) {
   const base = promptAt(steps);

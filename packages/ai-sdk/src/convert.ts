@@ -1,5 +1,5 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
-import { type ContentPart, CtxkitError, type Message, type ToolCall } from '@ctxkit/core';
+import { type ContentPart, CtxkitError, jsonText, type Message, type ToolCall } from '@ctxkit/core';
 import type { ModelMessage } from 'ai';
 
 // Both AI SDK message shapes (the provider-level LanguageModelV4 prompt and the call-level ModelMessage)
@@ -61,14 +61,6 @@ function fileText(part: LoosePart): string | undefined {
   return data && typeof data === 'object' && data.type === 'text' && typeof data.text === 'string' ? data.text : undefined;
 }
 
-function json(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
 // What ctxkit sees of a part: text it can count and summarize, an image it can strip, or a short marker
 // for what it has no shape for (the original comes back from meta while the message is unchanged).
 function partToCtxkit(part: LoosePart): ContentPart {
@@ -88,9 +80,9 @@ function partToCtxkit(part: LoosePart): ContentPart {
       return image ?? { type: 'text', text: `[file ${mediaType}${part.filename ? ` ${part.filename}` : ''}]` };
     }
     case 'tool-call':
-      return { type: 'text', text: `[provider tool call ${part.toolName}: ${json(part.input)}]` };
+      return { type: 'text', text: `[provider tool call ${part.toolName}: ${jsonText(part.input)}]` };
     case 'tool-result':
-      return { type: 'text', text: `[provider tool result ${part.toolName}: ${json(part.output)}]` };
+      return { type: 'text', text: `[provider tool result ${part.toolName}: ${jsonText(part.output)}]` };
     default:
       return { type: 'text', text: `[${part.type}]` };
   }
@@ -103,7 +95,7 @@ function outputToCtxkit(output: LoosePart | undefined): string | ContentPart[] {
       return String(output.value ?? '');
     case 'json':
     case 'error-json':
-      return json(output.value);
+      return jsonText(output.value);
     case 'execution-denied':
       return `[execution denied${output.reason ? `: ${output.reason}` : ''}]`;
     case 'content':
@@ -124,7 +116,7 @@ function assistantFields(content: unknown): { content: string | ContentPart[]; t
   for (const part of content as LoosePart[]) {
     // Provider-executed calls carry their result in the same message; ctxkit's tool pairing is for the host's calls.
     if (part.type === 'tool-call' && part.providerExecuted !== true) {
-      toolCalls.push({ id: String(part.toolCallId), name: String(part.toolName), arguments: typeof part.input === 'string' ? part.input : json(part.input ?? {}) });
+      toolCalls.push({ id: String(part.toolCallId), name: String(part.toolName), arguments: typeof part.input === 'string' ? part.input : jsonText(part.input ?? {}) });
     } else {
       parts.push(partToCtxkit(part));
     }
@@ -135,12 +127,12 @@ function assistantFields(content: unknown): { content: string | ContentPart[]; t
 function checkMessage(message: unknown, index: number): asserts message is LooseMessage {
   const role = (message as LooseMessage | null)?.role;
   if (typeof message !== 'object' || message === null || !['system', 'user', 'assistant', 'tool'].includes(role as string)) {
-    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `message ${index} role: expected system, user, assistant or tool, got ${json(role)}` });
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `message ${index} role: expected system, user, assistant or tool, got ${jsonText(role)}` });
   }
   const content = (message as LooseMessage).content;
   const stringAllowed = role !== 'tool';
   if (!(Array.isArray(content) || (stringAllowed && typeof content === 'string'))) {
-    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `message ${index} (${role}) content: expected ${stringAllowed ? 'a string or ' : ''}an array of parts, got ${json(content)}` });
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `message ${index} (${role}) content: expected ${stringAllowed ? 'a string or ' : ''}an array of parts, got ${jsonText(content)}` });
   }
 }
 
@@ -209,7 +201,7 @@ export function createConversionCache(): ConversionCache {
 }
 
 function convertIn(messages: readonly unknown[], dialect: Dialect, cache?: ConversionCache): Message[] {
-  if (!Array.isArray(messages)) throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `expected an array of ${dialect === 'prompt' ? 'prompt' : 'model'} messages, got ${json(messages)}` });
+  if (!Array.isArray(messages)) throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `expected an array of ${dialect === 'prompt' ? 'prompt' : 'model'} messages, got ${jsonText(messages)}` });
   const out: Message[] = [];
   const keys: string[] = [];
   const conversions: Message[][] = [];
@@ -257,7 +249,7 @@ const projections = new WeakMap<object, string[]>();
 function fingerprint(message: Message): string {
   const toolCalls = message.role === 'assistant' ? message.toolCalls : undefined;
   const tool = message.role === 'tool' ? [message.toolCallId, message.toolName] : undefined;
-  return json([message.role, message.content, toolCalls ?? null, tool ?? null]);
+  return jsonText([message.role, message.content, toolCalls ?? null, tool ?? null]);
 }
 function projection(original: LooseMessage): string[] {
   let cached = projections.get(original);

@@ -9,40 +9,38 @@ const window = 16_000;
 const steps = 110;
 const newManager = () => createCtxkit({ model: 'mock-provider:mock-model-id', contextWindow: window, maxOutputTokens: 1_024, editedFiles: false });
 
+/** The tool loop both generateText and streamText run: the scripted agent's model, prompt and tool. */
+const toolLoop = (agent: ReturnType<typeof scriptedAgent>, maxSteps: number) => ({
+  model: agent.model,
+  system: systemPrompt,
+  prompt: 'Find where the port is configured.',
+  tools: { read_file: readFile },
+  stopWhen: stepCountIs(maxSteps),
+});
+
+/** What every step must have kept: the window, the system prompt first, and every tool call paired. */
+function expectStepsKeptTheGuarantees(agent: ReturnType<typeof scriptedAgent>): void {
+  expect(Math.max(...agent.observations.map((seen) => seen.tokens))).toBeLessThanOrEqual(window);
+  expect(agent.observations.every((seen) => seen.systemFirst)).toBe(true);
+  expect(agent.observations.flatMap((seen) => seen.unpaired)).toEqual([]);
+}
+
 describe('ctxkitPrepareStep in a real AI SDK tool loop', () => {
   it(`generateText: ${steps} steps never send a prompt over the ${window}-token window, keep the system prompt and every pair, and finish`, async () => {
     const manager = newManager();
     const agent = scriptedAgent({ steps });
-    const result = await generateText({
-      model: agent.model,
-      system: systemPrompt,
-      prompt: 'Find where the port is configured.',
-      tools: { read_file: readFile },
-      stopWhen: stepCountIs(steps + 5),
-      prepareStep: ctxkitPrepareStep(manager),
-    });
+    const result = await generateText({ ...toolLoop(agent, steps + 5), prepareStep: ctxkitPrepareStep(manager) });
     expect(result.text).toContain('src/env.ts');
     expect(agent.observations).toHaveLength(steps);
-    expect(Math.max(...agent.observations.map((seen) => seen.tokens))).toBeLessThanOrEqual(window);
-    expect(agent.observations.every((seen) => seen.systemFirst)).toBe(true);
-    expect(agent.observations.flatMap((seen) => seen.unpaired)).toEqual([]);
+    expectStepsKeptTheGuarantees(agent);
   });
 
   it(`streamText: ${steps} streamed steps keep the same guarantees`, async () => {
     const manager = newManager();
     const agent = scriptedAgent({ steps });
-    const result = streamText({
-      model: agent.model,
-      system: systemPrompt,
-      prompt: 'Find where the port is configured.',
-      tools: { read_file: readFile },
-      stopWhen: stepCountIs(steps + 5),
-      prepareStep: ctxkitPrepareStep(manager),
-    });
+    const result = streamText({ ...toolLoop(agent, steps + 5), prepareStep: ctxkitPrepareStep(manager) });
     expect(await result.text).toContain('src/env.ts');
-    expect(Math.max(...agent.observations.map((seen) => seen.tokens))).toBeLessThanOrEqual(window);
-    expect(agent.observations.every((seen) => seen.systemFirst)).toBe(true);
-    expect(agent.observations.flatMap((seen) => seen.unpaired)).toEqual([]);
+    expectStepsKeptTheGuarantees(agent);
   });
 
   it("records the previous step's usage and measures the instructions as the system prompt", async () => {
@@ -50,11 +48,7 @@ describe('ctxkitPrepareStep in a real AI SDK tool loop', () => {
     const agent = scriptedAgent({ steps: 3 });
     const reports: { source: string; floor: number }[] = [];
     await generateText({
-      model: agent.model,
-      system: systemPrompt,
-      prompt: 'Find where the port is configured.',
-      tools: { read_file: readFile },
-      stopWhen: stepCountIs(5),
+      ...toolLoop(agent, 5),
       prepareStep: ctxkitPrepareStep(manager, { onPrepare: (report) => reports.push({ source: report.measurement.source, floor: report.measurement.floor }) }),
     });
     expect(reports[0]!.source).not.toBe('reported');

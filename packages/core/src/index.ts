@@ -3,6 +3,7 @@
  * @packageDocumentation
  */
 export { CtxkitError, type CtxkitErrorCode, type CtxkitErrorOptions } from './ctxkit-error.ts';
+export { jsonText } from './json-text.ts';
 export { parseJsonlTranscript } from './jsonl-transcript.ts';
 export { memoryStore } from './memory-store.ts';
 export { boundedStore, conversationKeyPrefix, conversationPrefix, conversationStore, scopedStore } from './scoped-store.ts';
@@ -32,9 +33,13 @@ export {
   type ReinjectionContext,
   type ReinjectionSourcePlugin,
   type SpecificationVersion,
+  type SpecificationVersionOf,
+  type SpecificationVersions,
   type StorePlugin,
   type SummarizeRequest,
   type SummarizerPlugin,
+  type SupportedSpecificationVersions,
+  supportedSpecificationVersions,
   type ThresholdDecision,
   type ThresholdInput,
   type ThresholdPolicyPlugin,

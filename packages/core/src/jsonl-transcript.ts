@@ -8,7 +8,8 @@ interface RecordedCall {
   function?: { name?: unknown; arguments?: unknown };
 }
 
-function fail(source: string, line: number, message: string, cause?: unknown): never {
+/** Throws INVALID_TRANSCRIPT naming the file and line. */
+function throwInvalidLine(source: string, line: number, message: string, cause?: unknown): never {
   throw new CtxkitError({ code: 'INVALID_TRANSCRIPT', source: 'core', message: `${source}:${line}: ${message}`, cause });
 }
 
@@ -28,14 +29,14 @@ export function parseJsonlTranscript(text: string, source = 'transcript'): Messa
     try {
       record = JSON.parse(raw) as Record<string, unknown>;
     } catch (error) {
-      fail(source, line, `not valid JSON (${(error as Error).message})`, error);
+      throwInvalidLine(source, line, `not valid JSON (${(error as Error).message})`, error);
     }
-    if (typeof record !== 'object' || record === null || Array.isArray(record)) fail(source, line, 'expected a JSON object per line');
+    if (typeof record !== 'object' || record === null || Array.isArray(record)) throwInvalidLine(source, line, 'expected a JSON object per line');
     const content = record.content ?? '';
-    if (typeof content !== 'string' && !Array.isArray(content)) fail(source, line, 'content must be a string, an array of parts, or null');
+    if (typeof content !== 'string' && !Array.isArray(content)) throwInvalidLine(source, line, 'content must be a string, an array of parts, or null');
     switch (record.role) {
       case 'system':
-        if (typeof content !== 'string') fail(source, line, 'a system message needs string content');
+        if (typeof content !== 'string') throwInvalidLine(source, line, 'a system message needs string content');
         messages.push({ role: 'system', content });
         return;
       case 'user':
@@ -43,11 +44,11 @@ export function parseJsonlTranscript(text: string, source = 'transcript'): Messa
         return;
       case 'assistant': {
         const calls = record.tool_calls;
-        if (calls !== undefined && calls !== null && !Array.isArray(calls)) fail(source, line, 'tool_calls must be an array');
+        if (calls !== undefined && calls !== null && !Array.isArray(calls)) throwInvalidLine(source, line, 'tool_calls must be an array');
         const toolCalls: ToolCall[] = ((calls as RecordedCall[] | null | undefined) ?? []).map((call, index) => {
           const name = call.name ?? call.function?.name;
           const args = call.arguments ?? call.function?.arguments ?? '{}';
-          if (typeof call.id !== 'string' || typeof name !== 'string') fail(source, line, `tool_calls[${index}] needs a string id and name`);
+          if (typeof call.id !== 'string' || typeof name !== 'string') throwInvalidLine(source, line, `tool_calls[${index}] needs a string id and name`);
           callNames.set(call.id, name);
           return { id: call.id, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) };
         });
@@ -56,13 +57,13 @@ export function parseJsonlTranscript(text: string, source = 'transcript'): Messa
       }
       case 'tool': {
         const id = record.tool_call_id;
-        if (typeof id !== 'string') fail(source, line, 'a tool message needs a string tool_call_id');
+        if (typeof id !== 'string') throwInvalidLine(source, line, 'a tool message needs a string tool_call_id');
         const toolName = typeof record.name === 'string' ? record.name : callNames.get(id);
         messages.push({ role: 'tool', toolCallId: id, ...(toolName ? { toolName } : {}), content: content as string });
         return;
       }
       default:
-        fail(source, line, `unknown role ${JSON.stringify(record.role)}; expected system, user, assistant or tool`);
+        throwInvalidLine(source, line, `unknown role ${JSON.stringify(record.role)}; expected system, user, assistant or tool`);
     }
   });
   return messages;

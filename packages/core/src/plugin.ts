@@ -1,8 +1,5 @@
 import type { Message } from './message.ts';
 
-/** The plugin contract version this release of ctxkit speaks. */
-export type SpecificationVersion = 'v1';
-
 /** Every kind of plugin the registry knows. */
 export type PluginKind =
   | 'tokenizer'
@@ -14,9 +11,49 @@ export type PluginKind =
   | 'store'
   | 'reinjection-source';
 
-/** What every plugin carries: the contract version, a literal kind, and an id unique within its kind. */
-export interface PluginBase<Kind extends PluginKind, Id extends string> {
-  readonly specificationVersion: SpecificationVersion;
+/**
+ * The contract versions this release accepts, kind by kind. Each kind's contract is versioned on its own:
+ * a `v2` of one contract widens that kind's entry (`tier: 'v1' | 'v2'`) and leaves the plugins of every
+ * other kind, and the `v1` plugins of that kind, valid. {@link supportedSpecificationVersions} is the
+ * same table at run time.
+ */
+export interface SpecificationVersions {
+  tokenizer: 'v1';
+  estimator: 'v1';
+  'threshold-policy': 'v1';
+  tier: 'v1';
+  summarizer: 'v1';
+  provider: 'v1';
+  store: 'v1';
+  'reinjection-source': 'v1';
+}
+
+/**
+ * The contract versions this release accepts for one kind: `SpecificationVersionOf<'tier'>` is `'v1'`.
+ * @example
+ * ```ts
+ * const version: SpecificationVersionOf<'summarizer'> = 'v1';
+ * ```
+ */
+export type SpecificationVersionOf<Kind extends PluginKind> = SpecificationVersions[Kind];
+
+/**
+ * Any version some kind's contract is at.
+ * @deprecated Contracts are versioned per kind; use {@link SpecificationVersionOf} for one kind's versions.
+ */
+export type SpecificationVersion = SpecificationVersions[PluginKind];
+
+/**
+ * What every plugin carries: the version of its kind's contract it implements, a literal kind, and an id
+ * unique within its kind. A host reads `specificationVersion` to know what a plugin speaks; `Version`
+ * narrows it when a kind's contract has more than one version (`PluginBase<'tier', Id, 'v2'>`).
+ */
+export interface PluginBase<
+  Kind extends PluginKind,
+  Id extends string,
+  Version extends SpecificationVersionOf<Kind> = SpecificationVersionOf<Kind>,
+> {
+  readonly specificationVersion: Version;
   readonly kind: Kind;
   readonly id: Id;
 }
@@ -248,3 +285,25 @@ export const pluginKinds: readonly PluginKind[] = [
   'store',
   'reinjection-source',
 ];
+
+/** For each kind, the contract versions a release accepts, as a list a host can check at run time. */
+export type SupportedSpecificationVersions = { readonly [Kind in PluginKind]: readonly SpecificationVersionOf<Kind>[] };
+
+/**
+ * The contract versions this release accepts, kind by kind (the run-time form of {@link SpecificationVersions}).
+ * `createRegistry` refuses a plugin whose version is not listed for its kind.
+ * @example
+ * ```ts
+ * supportedSpecificationVersions.tier; // ['v1']: the tier contract versions this release runs
+ * ```
+ */
+export const supportedSpecificationVersions: SupportedSpecificationVersions = {
+  tokenizer: ['v1'],
+  estimator: ['v1'],
+  'threshold-policy': ['v1'],
+  tier: ['v1'],
+  summarizer: ['v1'],
+  provider: ['v1'],
+  store: ['v1'],
+  'reinjection-source': ['v1'],
+};

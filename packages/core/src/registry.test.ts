@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CtxkitError } from './ctxkit-error.ts';
 import { memoryStore } from './memory-store.ts';
-import type { TierPlugin } from './plugin.ts';
-import { createRegistry } from './registry.ts';
+import { type AnyPlugin, type PluginKind, pluginKinds, type SupportedSpecificationVersions, supportedSpecificationVersions, type TierPlugin } from './plugin.ts';
+import { assertValidPlugin, createRegistry } from './registry.ts';
 
 const tier = <Id extends string>(id: Id): TierPlugin<Id> => ({
   specificationVersion: 'v1',
@@ -40,6 +40,45 @@ describe('createRegistry', () => {
       expect(CtxkitError.isInstance(error, 'INVALID_PLUGIN')).toBe(true);
     }
     expect(() => createRegistry([42 as unknown as TierPlugin])).toThrow(/plugin at position 0 is number/);
+  });
+});
+
+/** The smallest object that passes as a plugin of a kind (the registry checks the base, not the methods). */
+const pluginOf = (kind: PluginKind, specificationVersion: string): AnyPlugin =>
+  ({ specificationVersion, kind, id: `${kind}-${specificationVersion}` }) as unknown as AnyPlugin;
+
+describe('per-kind contract versions', () => {
+  it('lists the versions of every kind and registers a v1 plugin of each', () => {
+    expect(Object.keys(supportedSpecificationVersions).sort()).toEqual([...pluginKinds].sort());
+    const registry = createRegistry(pluginKinds.map((kind) => pluginOf(kind, 'v1')));
+    expect(registry.plugins.map((plugin) => plugin.kind)).toEqual(pluginKinds);
+  });
+
+  it("judges a version against the plugin's own kind and names that kind's versions", () => {
+    try {
+      createRegistry([memoryStore(), pluginOf('summarizer', 'v2')]);
+      expect.unreachable();
+    } catch (error) {
+      expect(CtxkitError.isInstance(error, 'UNSUPPORTED_SPECIFICATION')).toBe(true);
+      expect((error as CtxkitError).message).toMatch(/position 1 \(summarizer "summarizer-v2"\) speaks specification "v2"; this ctxkit supports "v1" for summarizer plugins/);
+      expect((error as CtxkitError).details).toEqual({ kind: 'summarizer', specificationVersion: 'v2', supported: ['v1'] });
+    }
+    expect(() => createRegistry([pluginOf('store', undefined as unknown as string)])).toThrow(/speaks specification undefined; this ctxkit supports "v1" for store plugins/);
+  });
+
+  it('checks the kind before the version, so an unknown kind is INVALID_PLUGIN whatever it speaks', () => {
+    expect(() => assertValidPlugin(pluginOf('widget' as PluginKind, 'v9'), 0)).toThrow(expect.objectContaining({ code: 'INVALID_PLUGIN' }));
+  });
+
+  it('a v2 of one contract leaves every v1 plugin of the other kinds, and of its own, valid', () => {
+    // What adding tier v2 does to the table: only the tier entry widens.
+    const withTierV2 = { ...supportedSpecificationVersions, tier: ['v1', 'v2'] } as unknown as SupportedSpecificationVersions;
+    expect(assertValidPlugin(pluginOf('tier', 'v2'), 0, withTierV2).specificationVersion).toBe('v2');
+    for (const kind of pluginKinds) expect(assertValidPlugin(pluginOf(kind, 'v1'), 0, withTierV2).kind).toBe(kind);
+    expect(() => assertValidPlugin(pluginOf('summarizer', 'v2'), 0, withTierV2)).toThrow(/supports "v1" for summarizer plugins/);
+    expect(() => assertValidPlugin(pluginOf('tier', 'v3'), 0, withTierV2)).toThrow(/supports "v1", "v2" for tier plugins/);
+    // This release: the tier contract is at v1 only.
+    expect(() => assertValidPlugin(pluginOf('tier', 'v2'), 0)).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_SPECIFICATION' }));
   });
 });
 

@@ -1,5 +1,5 @@
 import { CtxkitError } from './ctxkit-error.ts';
-import { type AnyPlugin, type PluginKind, pluginKinds } from './plugin.ts';
+import { type AnyPlugin, type PluginKind, pluginKinds, type SupportedSpecificationVersions, supportedSpecificationVersions } from './plugin.ts';
 
 /** Entries a plugin list may hold besides plugins; they are skipped (`[onDevice && webllmTier()]`). */
 export type Falsy = false | null | undefined | 0 | '';
@@ -33,30 +33,49 @@ export interface Registry<P extends AnyPlugin = AnyPlugin> {
   reinjectionSource<I extends IdsOf<P, 'reinjection-source'>>(id: I): PluginFor<P, 'reinjection-source', I>;
 }
 
-function checkPlugin(plugin: unknown, position: number): AnyPlugin {
+function describeValue(value: unknown): string {
+  return value === null ? 'null' : typeof value;
+}
+
+/**
+ * Validates one entry of a plugin list and returns it typed: an object of a known kind, speaking a version
+ * of its kind's contract that `supported` lists, with a non-empty string id. The kind is checked first, so
+ * the version is judged against that kind's own list (a `v2` tier and a `v1` store can both pass).
+ * @throws CtxkitError INVALID_PLUGIN for a value that is not a plugin of a known kind with an id
+ * @throws CtxkitError UNSUPPORTED_SPECIFICATION for a version its kind does not list, naming the versions it does
+ */
+export function assertValidPlugin(
+  plugin: unknown,
+  position: number,
+  supported: SupportedSpecificationVersions = supportedSpecificationVersions,
+): AnyPlugin {
   const where = `plugin at position ${position}`;
   if (typeof plugin !== 'object' || plugin === null) {
-    throw new CtxkitError({ code: 'INVALID_PLUGIN', message: `${where} is ${plugin === null ? 'null' : typeof plugin}, not a plugin object` });
+    throw new CtxkitError({ code: 'INVALID_PLUGIN', message: `${where} is ${describeValue(plugin)}, not a plugin object` });
   }
-  const candidate = plugin as Partial<AnyPlugin>;
+  const candidate = plugin as Partial<Record<keyof AnyPlugin, unknown>>;
   const name = `${where} (${String(candidate.kind)} ${JSON.stringify(candidate.id)})`;
-  if (candidate.specificationVersion !== 'v1') {
-    throw new CtxkitError({
-      code: 'UNSUPPORTED_SPECIFICATION',
-      message: `${name} speaks specification ${JSON.stringify(candidate.specificationVersion)}; this ctxkit supports "v1"`,
-    });
-  }
   if (!pluginKinds.includes(candidate.kind as PluginKind)) {
     throw new CtxkitError({ code: 'INVALID_PLUGIN', message: `${name} has an unknown kind; expected one of ${pluginKinds.join(', ')}` });
+  }
+  const kind = candidate.kind as PluginKind;
+  const versions: readonly string[] = supported[kind];
+  if (!versions.includes(candidate.specificationVersion as string)) {
+    throw new CtxkitError({
+      code: 'UNSUPPORTED_SPECIFICATION',
+      message: `${name} speaks specification ${JSON.stringify(candidate.specificationVersion)}; this ctxkit supports ${versions.map((version) => JSON.stringify(version)).join(', ')} for ${kind} plugins`,
+      details: { kind, specificationVersion: candidate.specificationVersion, supported: versions },
+    });
   }
   if (typeof candidate.id !== 'string' || candidate.id === '') {
     throw new CtxkitError({ code: 'INVALID_PLUGIN', message: `${name} needs a non-empty string id` });
   }
-  return candidate as AnyPlugin;
+  return plugin as AnyPlugin;
 }
 
 /**
  * Builds a registry from a list of plugins; falsy entries are skipped. Keys are inferred from the list.
+ * Each plugin's `specificationVersion` is checked against its own kind's {@link supportedSpecificationVersions}.
  * @throws CtxkitError INVALID_PLUGIN, UNSUPPORTED_SPECIFICATION or DUPLICATE_PLUGIN for a bad list
  * @example
  * ```ts
@@ -73,7 +92,7 @@ export function createRegistry<const List extends readonly (AnyPlugin | Falsy)[]
   const byKey = new Map<string, P>();
   plugins.forEach((entry, position) => {
     if (!entry) return;
-    const plugin = checkPlugin(entry, position) as P;
+    const plugin = assertValidPlugin(entry, position) as P;
     const key = `${plugin.kind}\u0000${plugin.id}`;
     if (byKey.has(key)) {
       throw new CtxkitError({

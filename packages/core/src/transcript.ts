@@ -15,7 +15,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function checkContent(content: unknown, index: number, issues: TranscriptIssue[]): void {
+/** Validates a message's content (a string, or text and image parts), adding what is wrong to `issues`. */
+function validateContent(content: unknown, index: number, issues: TranscriptIssue[]): void {
   if (typeof content === 'string') return;
   if (!Array.isArray(content)) {
     issues.push({ index, field: 'content', problem: `must be a string or an array of parts, got ${describe(content)}` });
@@ -56,100 +57,133 @@ export interface TranscriptValidator {
   check(messages: readonly unknown[]): TranscriptIssue[];
 }
 
+/** What the validator remembers of the tool calls it has seen, so each step checks only new messages. */
+interface ToolCallLedger {
+  /** The index of the assistant message that made each call. */
+  callOwner: Map<string, number>;
+  /** Calls that have their result. */
+  answered: Set<string>;
+  /** Calls of the assistant message whose tool-result block we are in; results elsewhere are orphans. */
+  openCalls: Set<string>;
+}
+
+function emptyLedger(): ToolCallLedger {
+  return { callOwner: new Map(), answered: new Set(), openCalls: new Set() };
+}
+
+/** Validates a tool result: it must answer a call of the assistant message right before its block, once. */
+function validateToolResult(message: Record<string, unknown>, index: number, ledger: ToolCallLedger, issues: TranscriptIssue[]): void {
+  const callId = message.toolCallId;
+  if (typeof callId !== 'string' || callId === '') {
+    issues.push({ index, field: 'toolCallId', problem: 'must be a non-empty string' });
+  } else if (!ledger.openCalls.has(callId)) {
+    const owner = ledger.callOwner.get(callId);
+    const problem = ledger.answered.has(callId)
+      ? `answers call ${JSON.stringify(callId)} a second time`
+      : owner === undefined
+        ? `answers call ${JSON.stringify(callId)}, which no earlier assistant message made`
+        : `answers call ${JSON.stringify(callId)} of message ${owner}, but does not follow it (results must come right after the assistant message that called)`;
+    issues.push({ index, field: 'toolCallId', problem });
+  } else {
+    ledger.openCalls.delete(callId);
+    ledger.answered.add(callId);
+  }
+}
+
+/** Validates an assistant message's tool calls (name, JSON-text arguments, a unique id) and opens them for results. */
+function validateToolCalls(toolCalls: unknown, index: number, ledger: ToolCallLedger, issues: TranscriptIssue[]): void {
+  if (!Array.isArray(toolCalls)) {
+    issues.push({ index, field: 'toolCalls', problem: `must be an array, got ${describe(toolCalls)}` });
+    return;
+  }
+  toolCalls.forEach((call: unknown, callIndex) => {
+    const field = `toolCalls[${callIndex}]`;
+    if (!isRecord(call)) {
+      issues.push({ index, field, problem: `must be an object, got ${describe(call)}` });
+      return;
+    }
+    if (typeof call.name !== 'string' || call.name === '') issues.push({ index, field: `${field}.name`, problem: 'must be a non-empty string' });
+    if (typeof call.arguments !== 'string') {
+      issues.push({ index, field: `${field}.arguments`, problem: `must be the JSON text as a string, got ${describe(call.arguments)}` });
+    }
+    if (typeof call.id !== 'string' || call.id === '') {
+      issues.push({ index, field: `${field}.id`, problem: 'must be a non-empty string' });
+    } else if (ledger.callOwner.has(call.id)) {
+      issues.push({ index, field: `${field}.id`, problem: `tool call id ${JSON.stringify(call.id)} is used twice (first in message ${ledger.callOwner.get(call.id)})` });
+    } else {
+      ledger.callOwner.set(call.id, index);
+      ledger.openCalls.add(call.id);
+    }
+  });
+}
+
+/**
+ * Validates the role of a message, adding what is wrong to `issues`; returns the role when it is one
+ * ctxkit knows, undefined otherwise.
+ */
+function validateRole(message: Record<string, unknown>, index: number, issues: TranscriptIssue[]): string | undefined {
+  const role = message.role;
+  if (typeof role !== 'string' || role === '') {
+    issues.push({ index, field: 'role', problem: 'is empty; expected system, user, assistant or tool' });
+    return undefined;
+  }
+  if (!roles.has(role)) {
+    issues.push({ index, field: 'role', problem: `unknown role ${JSON.stringify(role)}; expected system, user, assistant or tool` });
+    return undefined;
+  }
+  return role;
+}
+
+/** Validates the message at `index`, given the calls seen before it, adding what is wrong to `issues`. */
+function validateMessage(message: unknown, index: number, ledger: ToolCallLedger, issues: TranscriptIssue[]): void {
+  if (!isRecord(message)) {
+    issues.push({ index, field: '', problem: `must be an object, got ${describe(message)}` });
+    ledger.openCalls = new Set();
+    return;
+  }
+  const role = validateRole(message, index, issues);
+  if (role === undefined) {
+    ledger.openCalls = new Set();
+    return;
+  }
+  if (message.id !== undefined && typeof message.id !== 'string') issues.push({ index, field: 'id', problem: `must be a string, got ${describe(message.id)}` });
+  if (role === 'system') {
+    if (index !== 0) issues.push({ index, field: 'role', problem: 'a system message must be the first message' });
+    if (typeof message.content !== 'string') issues.push({ index, field: 'content', problem: `a system message's content must be a string, got ${describe(message.content)}` });
+    ledger.openCalls = new Set();
+    return;
+  }
+  validateContent(message.content, index, issues);
+  if (role === 'tool') {
+    validateToolResult(message, index, ledger, issues);
+    return;
+  }
+  ledger.openCalls = new Set();
+  if (role === 'assistant' && message.toolCalls !== undefined) validateToolCalls(message.toolCalls, index, ledger, issues);
+}
+
+/** True when `messages` extends `checked`: every message checked before is still there, the same object. */
+function extendsChecked(checked: readonly unknown[], messages: readonly unknown[]): boolean {
+  // Pointer comparisons only: a replaced message is a new object, so this finds any change before the end.
+  if (checked.length > messages.length) return false;
+  for (let index = 0; index < checked.length; index++) if (messages[index] !== checked[index]) return false;
+  return true;
+}
+
 /** Creates a {@link TranscriptValidator}: the incremental form of {@link validateTranscript}. */
 export function createTranscriptValidator(): TranscriptValidator {
-  let callOwner = new Map<string, number>();
-  let answered = new Set<string>();
-  // Calls of the assistant message whose tool-result block we are in; results elsewhere are orphans.
-  let openCalls = new Set<string>();
+  let ledger = emptyLedger();
   let checked: unknown[] = [];
-
-  const visit = (message: unknown, index: number, issues: TranscriptIssue[]) => {
-    if (!isRecord(message)) {
-      issues.push({ index, field: '', problem: `must be an object, got ${describe(message)}` });
-      openCalls = new Set();
-      return;
-    }
-    const role = message.role;
-    if (typeof role !== 'string' || role === '') {
-      issues.push({ index, field: 'role', problem: 'is empty; expected system, user, assistant or tool' });
-      openCalls = new Set();
-      return;
-    }
-    if (!roles.has(role)) {
-      issues.push({ index, field: 'role', problem: `unknown role ${JSON.stringify(role)}; expected system, user, assistant or tool` });
-      openCalls = new Set();
-      return;
-    }
-    if (message.id !== undefined && typeof message.id !== 'string') issues.push({ index, field: 'id', problem: `must be a string, got ${describe(message.id)}` });
-    if (role === 'system') {
-      if (index !== 0) issues.push({ index, field: 'role', problem: 'a system message must be the first message' });
-      if (typeof message.content !== 'string') issues.push({ index, field: 'content', problem: `a system message's content must be a string, got ${describe(message.content)}` });
-      openCalls = new Set();
-      return;
-    }
-    checkContent(message.content, index, issues);
-    if (role === 'tool') {
-      const callId = message.toolCallId;
-      if (typeof callId !== 'string' || callId === '') {
-        issues.push({ index, field: 'toolCallId', problem: 'must be a non-empty string' });
-      } else if (!openCalls.has(callId)) {
-        const owner = callOwner.get(callId);
-        const problem = answered.has(callId)
-          ? `answers call ${JSON.stringify(callId)} a second time`
-          : owner === undefined
-            ? `answers call ${JSON.stringify(callId)}, which no earlier assistant message made`
-            : `answers call ${JSON.stringify(callId)} of message ${owner}, but does not follow it (results must come right after the assistant message that called)`;
-        issues.push({ index, field: 'toolCallId', problem });
-      } else {
-        openCalls.delete(callId);
-        answered.add(callId);
-      }
-      return;
-    }
-    openCalls = new Set();
-    if (role === 'assistant' && message.toolCalls !== undefined) {
-      if (!Array.isArray(message.toolCalls)) {
-        issues.push({ index, field: 'toolCalls', problem: `must be an array, got ${describe(message.toolCalls)}` });
-        return;
-      }
-      message.toolCalls.forEach((call: unknown, callIndex) => {
-        const field = `toolCalls[${callIndex}]`;
-        if (!isRecord(call)) {
-          issues.push({ index, field, problem: `must be an object, got ${describe(call)}` });
-          return;
-        }
-        if (typeof call.name !== 'string' || call.name === '') issues.push({ index, field: `${field}.name`, problem: 'must be a non-empty string' });
-        if (typeof call.arguments !== 'string') {
-          issues.push({ index, field: `${field}.arguments`, problem: `must be the JSON text as a string, got ${describe(call.arguments)}` });
-        }
-        if (typeof call.id !== 'string' || call.id === '') {
-          issues.push({ index, field: `${field}.id`, problem: 'must be a non-empty string' });
-        } else if (callOwner.has(call.id)) {
-          issues.push({ index, field: `${field}.id`, problem: `tool call id ${JSON.stringify(call.id)} is used twice (first in message ${callOwner.get(call.id)})` });
-        } else {
-          callOwner.set(call.id, index);
-          openCalls.add(call.id);
-        }
-      });
-    }
-  };
-
   return {
     check(messages) {
       if (!Array.isArray(messages)) return [{ index: -1, field: '', problem: `a transcript must be an array of messages, got ${describe(messages)}` }];
-      // Pointer comparisons only: a replaced message is a new object, so this finds any change before the end.
-      let unchanged = checked.length <= messages.length;
-      for (let index = 0; unchanged && index < checked.length; index++) unchanged = messages[index] === checked[index];
-      if (!unchanged) {
-        callOwner = new Map();
-        answered = new Set();
-        openCalls = new Set();
+      if (!extendsChecked(checked, messages)) {
+        ledger = emptyLedger();
         checked = [];
       }
       const issues: TranscriptIssue[] = [];
       for (let index = checked.length; index < messages.length; index++) {
-        visit(messages[index], index, issues);
+        validateMessage(messages[index], index, ledger, issues);
         checked.push(messages[index]);
       }
       return issues;

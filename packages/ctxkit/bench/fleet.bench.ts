@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { corpusDir, corpusMissingMessage, listTrajectories, redisMissingMessage, redisServerPath, startRedisServer } from '@ctxkit/testkit';
+import { median } from '../../../tools/bench/measure.ts';
 
 if (!corpusDir()) {
   console.log(corpusMissingMessage);
@@ -52,7 +53,6 @@ const percentile = (values: readonly number[], p: number) => {
 };
 
 const rounds = 3;
-const median = (values: readonly number[]) => percentile(values, 50);
 const stats = (entries: WorkerResult['steps']) => {
   const memory = entries.map((entry) => entry.memoryMs);
   const redis = entries.map((entry) => entry.redisMs);

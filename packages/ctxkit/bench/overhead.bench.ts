@@ -1,28 +1,20 @@
 // The command's overhead: `simulate` on the largest recorded run against one plain exact count
 // (js-tiktoken, o200k) of every request it replays, measured in the same process, interleaved,
 // median of 5 rounds. Run: npx -y pnpm@12.4.2 bench overhead
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import { type Message, textOf } from '@ctxkit/core';
-import { corpusDir, corpusMissingMessage, listTrajectories, readTrajectory } from '@ctxkit/testkit';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
+import { median } from '../../../tools/bench/measure.ts';
 import { simulateRun } from '../src/simulate.ts';
+import { largestRecordedRun } from './largest-run.ts';
 
-const dir = corpusDir();
-if (!dir) {
-  console.log(corpusMissingMessage);
-  process.exit(0);
-}
-const largest = listTrajectories().sort((a, b) => statSync(join(dir, 'trajectories', b)).size - statSync(join(dir, 'trajectories', a)).size)[0]!;
-const recorded = readTrajectory(largest);
+const { file: largest, messages: recorded } = largestRecordedRun();
 const requests: (readonly Message[])[] = [];
 await simulateRun(recorded, { window: 32_000, policy: 'ctxkit', onRequest: (request) => requests.push(request) });
 const encoder = new Tiktoken(o200k);
 const flatten = (request: readonly Message[]) =>
   request.map((message) => `${message.role}\n${textOf(message.content)}${message.role === 'assistant' ? (message.toolCalls ?? []).map((call) => `${call.name}${call.arguments}`).join('') : ''}`).join('\n');
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const simulateTimes: number[] = [];
 const countTimes: number[] = [];
 let counted = 0;

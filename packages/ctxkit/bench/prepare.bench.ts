@@ -1,20 +1,12 @@
 // The cost of manager.prepare() on a step that does not compact, as a recorded run grows one request at a
 // time (the hot path: every agent step pays it), against JSON.stringify of the same transcript (what any
 // host does to send it). 5 rounds over the largest recorded run; medians. Run: npx -y pnpm@12.4.2 bench prepare
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Message } from '@ctxkit/core';
-import { corpusDir, corpusMissingMessage, listTrajectories, readTrajectory } from '@ctxkit/testkit';
+import { median } from '../../../tools/bench/measure.ts';
 import { createCtxkit } from '../src/preset.ts';
+import { largestRecordedRun } from './largest-run.ts';
 
-const dir = corpusDir();
-if (!dir) {
-  console.log(corpusMissingMessage);
-  process.exit(0);
-}
-const largest = listTrajectories().sort((a, b) => statSync(join(dir, 'trajectories', b)).size - statSync(join(dir, 'trajectories', a)).size)[0]!;
-const recorded = readTrajectory(largest);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const { file: largest, messages: recorded } = largestRecordedRun();
 
 const prepareMs: number[] = [];
 const stringifyMs: number[] = [];

@@ -14,7 +14,7 @@ import { observationMaskingPolicy } from './policies/observation-masking.ts';
 import { opencodePolicy } from './policies/opencode.ts';
 import type { PolicyContext, ReplayPolicy, ReplayPolicyFactory } from './policies/replay-policy.ts';
 import { createRetentionTracker } from './retention.ts';
-import { createSimulatedProviderCounter } from './simulated-provider.ts';
+import { createSimulatedProviderCounter, type SimulatedProviderCounter } from './simulated-provider.ts';
 
 /**
  * The ways of keeping a run in its window that `simulate` compares: two naive baselines, the peers'
@@ -154,23 +154,9 @@ export function defaultTrigger(window: number, maxOutputTokens: number): number 
   return compactionThreshold(window, maxOutputTokens);
 }
 
-/**
- * Replays a recorded run step by step as an agent would send it: at each assistant message the history
- * so far is the request (compacted by the policy), the simulated provider counts it with its own
- * tokenizer and reports that (times `usageSkew`) as usage, a request over the window is rejected with a
- * provider error (ctxkit classifies it and recovers), and the run continues from what was sent.
- * Retention is scored against the recorded next move at every step.
- * @example const result = await simulateRun(readTrajectory('run.jsonl'), { window: 32_000, policy: 'ctxkit', check: true });
- */
-export async function simulateRun(recorded: readonly Message[], options: SimulateOptions): Promise<SimulationResult> {
-  const { window, maxOutputTokens = 4_096, policy = 'ctxkit', check = false, encoding = 'o200k_base', triggerTokens, usageSkew = 1 } = options;
-  if (!(usageSkew > 0 && usageSkew <= 10)) throw new RangeError(`[ctxkit:simulate] usageSkew must be above 0 and at most 10, got ${usageSkew}`);
-  if (triggerTokens !== undefined && !(Number.isInteger(triggerTokens) && triggerTokens > 0)) {
-    throw new RangeError(`[ctxkit:simulate] triggerTokens must be a whole number above 0, got ${triggerTokens}`);
-  }
-  const provider = await createSimulatedProviderCounter(encoding);
-  const tokens = (messages: readonly Message[]) => provider.count(messages);
-  const result: SimulationResult = {
+/** A replay's result before the first step: every count at zero, retention at 1. */
+function emptyResult(policy: SimulationPolicy, window: number, triggerTokens: number | undefined): SimulationResult {
+  return {
     policy,
     window,
     ...(triggerTokens === undefined ? {} : { triggerTokens }),
@@ -195,6 +181,50 @@ export async function simulateRun(recorded: readonly Message[], options: Simulat
     violations: [],
     warnings: [],
   };
+}
+
+/** Counts a violation of DESIGN.md §3 at a step, keeping the first 20 for the report. */
+function addViolation(result: SimulationResult, step: number, text: string): void {
+  result.invariantViolations += 1;
+  if (result.violations.length < 20) result.violations.push(`step ${step}: ${text}`);
+}
+
+/** Keeps the first 20 warnings, each with its step. */
+function addWarning(result: SimulationResult, step: number, text: string): void {
+  if (result.warnings.length < 20) result.warnings.push(`step ${step}: ${text}`);
+}
+
+/** One replay in progress: its settings, the policy under test, the trackers, and what the next step starts from. */
+interface ReplayState {
+  readonly options: SimulateOptions;
+  readonly window: number;
+  readonly maxOutputTokens: number;
+  readonly usageSkew: number;
+  readonly result: SimulationResult;
+  readonly provider: SimulatedProviderCounter;
+  /** ctxkit's engine when the policy is ctxkit; otherwise `peer` is set. */
+  readonly ctxkit: ReturnType<typeof createCtxkitReplay> | undefined;
+  readonly peer: ReplayPolicy | undefined;
+  readonly retention: ReturnType<typeof createRetentionTracker>;
+  readonly restore: (handle: string) => Promise<string>;
+  /** Each tool result as recorded, by call id, for the restore check. */
+  readonly originals: Map<string, string>;
+  history: Message[];
+  /** The previous request as sent, for the cached-prefix count. */
+  previous: readonly Message[];
+  /** The step a peer last compacted at, for its refills. */
+  compactedAt: number;
+}
+
+/** Checks the options and builds the policy, the simulated provider and the trackers a replay runs with. */
+async function startReplay(recorded: readonly Message[], options: SimulateOptions): Promise<ReplayState> {
+  const { window, maxOutputTokens = 4_096, policy = 'ctxkit', encoding = 'o200k_base', triggerTokens, usageSkew = 1 } = options;
+  if (!(usageSkew > 0 && usageSkew <= 10)) throw new RangeError(`[ctxkit:simulate] usageSkew must be above 0 and at most 10, got ${usageSkew}`);
+  if (triggerTokens !== undefined && !(Number.isInteger(triggerTokens) && triggerTokens > 0)) {
+    throw new RangeError(`[ctxkit:simulate] triggerTokens must be a whole number above 0, got ${triggerTokens}`);
+  }
+  const provider = await createSimulatedProviderCounter(encoding);
+  const result = emptyResult(policy, window, triggerTokens);
   const summarizer = countedSummarizer(options.summarizer ?? factualNoteSummarizer(), provider, result);
   const store = memoryStore();
   const restore = createRestoreHandler(store);
@@ -206,7 +236,7 @@ export async function simulateRun(recorded: readonly Message[], options: Simulat
     window,
     maxOutputTokens,
     triggerTokens,
-    tokens,
+    tokens: (messages) => provider.count(messages),
     countText: provider.countText,
     summarize: (messages, instructions) => summarizer.summarize({ messages, instructions }),
   };
@@ -214,82 +244,111 @@ export async function simulateRun(recorded: readonly Message[], options: Simulat
   const retention = createRetentionTracker({ nearMessages: options.nearMessages ?? 4 });
   const originals = new Map<string, string>();
   for (const message of recorded) if (message.role === 'tool') originals.set(message.toolCallId, textOf(message.content));
+  return { options, window, maxOutputTokens, usageSkew, result, provider, ctxkit, peer, retention, restore, originals, history: [], previous: [], compactedAt: Number.NEGATIVE_INFINITY };
+}
 
-  const violation = (step: number, text: string) => {
-    result.invariantViolations += 1;
-    if (result.violations.length < 20) result.violations.push(`step ${step}: ${text}`);
-  };
-  const warn = (step: number, text: string) => {
-    if (result.warnings.length < 20) result.warnings.push(`step ${step}: ${text}`);
-  };
-  const totalSteps = recorded.filter((message) => message.role === 'assistant').length;
+/** The policy's request for this step from the history so far; the history becomes what the policy kept. */
+async function policyRequest(state: ReplayState, step: number): Promise<{ request: readonly Message[]; report?: PrepareReport }> {
+  const { result, ctxkit } = state;
+  if (ctxkit) {
+    const { request, report } = await ctxkit.prepare(state.history);
+    if (report.compacted) result.compactions += 1;
+    if (report.refill) result.refills += 1;
+    if (report.compacted) priceNotes(report, request, state.provider, result);
+    if (report.decision === 'nothing-shrank') addWarning(result, step, `over the threshold (${report.measurement.total} > ${report.threshold}) and no tier could shrink it`);
+    state.history = [...request];
+    return { request, report };
+  }
+  const outcome = await state.peer!.step(state.history);
+  if (outcome.history) state.history = outcome.history;
+  if (outcome.compacted) {
+    result.compactions += 1;
+    if (step - state.compactedAt <= 2) result.refills += 1;
+    state.compactedAt = step;
+  }
+  return { request: outcome.request };
+}
+
+/**
+ * A request over the window is an overflow; ctxkit classifies the provider's error, recovers and sends
+ * again (peers have no recovery). Returns the request as finally sent and its tokens.
+ */
+async function sendWithin(state: ReplayState, step: number, request: readonly Message[]): Promise<{ request: readonly Message[]; sent: number }> {
+  const { window, maxOutputTokens, result, ctxkit, provider } = state;
   const fits = (sent: number) => sent + maxOutputTokens <= window;
-  let history: Message[] = [];
-  let previous: readonly Message[] = [];
-  let compactedAt = Number.NEGATIVE_INFINITY;
+  const sent = provider.count(request);
+  if (fits(sent)) return { request, sent };
+  result.overflows += 1;
+  if (!ctxkit) return { request, sent };
+  const recovery = await ctxkit.manager.recover(request, classifyError(overflowError(window, sent)));
+  if (recovery.action !== 'retry') {
+    addWarning(result, step, `overflow at ${sent} tokens, recover said ${recovery.action}${recovery.action === 'give-up' ? `: ${recovery.reason}` : ''}`);
+    return { request, sent };
+  }
+  const recovered = recovery.messages;
+  const resent = provider.count(recovered);
+  state.history = [...recovered];
+  if (fits(resent)) result.recoveredOverflows += 1;
+  else addWarning(result, step, `still ${resent} tokens after recovering from an overflow, over the ${window - maxOutputTokens} the window holds with its output reserve`);
+  return { request: recovered, sent: resent };
+}
 
+/** Input accounting for a sent request: peak, total, the prefix shared with the previous request, and the usage ctxkit is told. */
+function recordSent(state: ReplayState, request: readonly Message[], sent: number): void {
+  const { result, provider, previous } = state;
+  result.peakInputTokens = Math.max(result.peakInputTokens, sent);
+  result.totalInputTokens += sent;
+  let common = 0;
+  while (common < request.length && common < previous.length && sameMessage(request[common], previous[common])) common += 1;
+  if (common > 0) result.cachedPrefixTokens += Math.min(sent, provider.count(request.slice(0, common)));
+  // A copy: the history array grows in place after this, and the cache only holds what was sent.
+  state.previous = request.slice();
+  state.ctxkit?.manager.record({ model: 'simulated', usage: { inputTokens: Math.round(sent * state.usageSkew) }, messageCount: request.length, messages: request });
+}
+
+/** One assistant message of the recording: the policy's request, sent, scored, checked; then the recorded answer joins the history. */
+async function replayStep(state: ReplayState, message: Message, totalSteps: number): Promise<void> {
+  const { result, options } = state;
+  const step = ++result.steps;
+  const before = state.history;
+  const prepared = await policyRequest(state, step);
+  const { report } = prepared;
+  const { request, sent } = await sendWithin(state, step, prepared.request);
+  options.onRequest?.(request);
+  state.retention.score(request, message);
+  recordSent(state, request, sent);
+  if (options.check) {
+    const violation = (at: number, text: string) => addViolation(result, at, text);
+    await checkStep(step, before, request, report, { violation, restore: state.restore, originals: state.originals });
+  }
+  result.outputTokens += state.provider.count([message]);
+  state.history.push(message);
+  state.retention.observe(message);
+  options.onStep?.(step, totalSteps);
+  if (state.ctxkit && report?.compacted && report.after !== undefined && report.after > report.threshold) addWarning(result, step, `compacted to ${report.after} tokens, still over the threshold ${report.threshold}`);
+}
+
+/**
+ * Replays a recorded run step by step as an agent would send it: at each assistant message the history
+ * so far is the request (compacted by the policy), the simulated provider counts it with its own
+ * tokenizer and reports that (times `usageSkew`) as usage, a request over the window is rejected with a
+ * provider error (ctxkit classifies it and recovers), and the run continues from what was sent.
+ * Retention is scored against the recorded next move at every step.
+ * @example const result = await simulateRun(readTrajectory('run.jsonl'), { window: 32_000, policy: 'ctxkit', check: true });
+ */
+export async function simulateRun(recorded: readonly Message[], options: SimulateOptions): Promise<SimulationResult> {
+  const state = await startReplay(recorded, options);
+  const totalSteps = recorded.filter((message) => message.role === 'assistant').length;
   for (const message of recorded) {
-    if (message.role !== 'assistant') {
-      history.push(message);
-      retention.observe(message);
+    if (message.role === 'assistant') {
+      await replayStep(state, message, totalSteps);
       continue;
     }
-    const step = ++result.steps;
-    const before = history;
-    let request: readonly Message[];
-    let report: PrepareReport | undefined;
-    if (ctxkit) {
-      ({ request, report } = await ctxkit.prepare(history));
-      if (report.compacted) result.compactions += 1;
-      if (report.refill) result.refills += 1;
-      if (report.compacted) priceNotes(report, request, provider, result);
-      if (report.decision === 'nothing-shrank') warn(step, `over the threshold (${report.measurement.total} > ${report.threshold}) and no tier could shrink it`);
-      history = [...request];
-    } else {
-      const outcome = await peer!.step(history);
-      request = outcome.request;
-      if (outcome.history) history = outcome.history;
-      if (outcome.compacted) {
-        result.compactions += 1;
-        if (step - compactedAt <= 2) result.refills += 1;
-        compactedAt = step;
-      }
-    }
-
-    let sent = tokens(request);
-    if (!fits(sent)) {
-      result.overflows += 1;
-      if (ctxkit) {
-        const recovery = await ctxkit.manager.recover(request, classifyError(overflowError(window, sent)));
-        if (recovery.action === 'retry') {
-          request = recovery.messages;
-          sent = tokens(request);
-          history = [...request];
-          if (fits(sent)) result.recoveredOverflows += 1;
-          else warn(step, `still ${sent} tokens after recovering from an overflow, over the ${window - maxOutputTokens} the window holds with its output reserve`);
-        } else {
-          warn(step, `overflow at ${sent} tokens, recover said ${recovery.action}${recovery.action === 'give-up' ? `: ${recovery.reason}` : ''}`);
-        }
-      }
-    }
-    options.onRequest?.(request);
-    retention.score(request, message);
-    result.peakInputTokens = Math.max(result.peakInputTokens, sent);
-    result.totalInputTokens += sent;
-    let common = 0;
-    while (common < request.length && common < previous.length && sameMessage(request[common], previous[common])) common += 1;
-    if (common > 0) result.cachedPrefixTokens += Math.min(sent, tokens(request.slice(0, common)));
-    // A copy: the history array grows in place after this, and the cache only holds what was sent.
-    previous = request.slice();
-    ctxkit?.manager.record({ model: 'simulated', usage: { inputTokens: Math.round(sent * usageSkew) }, messageCount: request.length, messages: request });
-    if (check) await checkStep(step, before, request, report, { violation, restore, originals });
-    result.outputTokens += tokens([message]);
-    history.push(message);
-    retention.observe(message);
-    options.onStep?.(step, totalSteps);
-    if (ctxkit && report?.compacted && report.after !== undefined && report.after > report.threshold) warn(step, `compacted to ${report.after} tokens, still over the threshold ${report.threshold}`);
+    state.history.push(message);
+    state.retention.observe(message);
   }
-  const tally = retention.tally();
+  const { result } = state;
+  const tally = state.retention.tally();
   result.retention = tally.retention;
   result.farRetention = tally.farRetention;
   result.retentionCounts = { namesUsed: tally.namesUsed, namesHeld: tally.namesHeld, farNamesUsed: tally.farNamesUsed, farNamesHeld: tally.farNamesHeld };

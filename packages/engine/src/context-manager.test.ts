@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CtxkitError, type Message, type ProviderPlugin, type ThresholdPolicyPlugin, type TierPlugin, type TokenizerPlugin, textOf } from '@ctxkit/core';
 import { deterministicSummarizer } from '@ctxkit/testkit';
-import { tiktokenCounter } from '@ctxkit/tokens';
+import { createMeter, type Meter, tiktokenCounter } from '@ctxkit/tokens';
 import { describe, expect, it } from 'vitest';
 import { createContextManager } from './context-manager.ts';
 import type { ManagerEvent } from './events.ts';
@@ -77,6 +77,64 @@ describe('prepare', () => {
     await expect(manager.prepare(run(1), { model: 'mystery' })).rejects.toThrow(/no context window known for model "mystery"/);
   });
 
+  it('does not compact proactively when that is switched off', async () => {
+    const manager = createContextManager({ model: 'm', contextWindow: 16_000, proactive: false, plugins: [noteTier(), tiktokenCounter('o200k_base')] });
+    const { report } = await manager.prepare(run(12));
+    expect(report).toMatchObject({ compacted: false, decision: 'proactive-off' });
+  });
+
+  it('confirms with an exact count before compacting on an estimate alone', async () => {
+    // A tokenizer whose ranks are not loaded yet, so the first measurement is an estimate.
+    const lazyCounter = () => {
+      const base = tiktokenCounter('o200k_base');
+      const counter: TokenizerPlugin<'lazy'> & { loaded: boolean } = {
+        specificationVersion: 'v1',
+        kind: 'tokenizer',
+        id: 'lazy',
+        loaded: false,
+        count: (text) => base.count(text),
+        load: async () => {
+          await base.load?.();
+          counter.loaded = true;
+        },
+      };
+      return counter;
+    };
+    // Plain English: about 4.5 characters a token, so the heuristic (3.2) overestimates.
+    const messages: Message[] = [
+      { role: 'system', content: 'You are a careful assistant.' },
+      { role: 'user', content: 'Summarize the following report. '.concat('The quarterly review found that customers appreciated the faster delivery. '.repeat(300)) },
+    ];
+    const probe = createContextManager({ model: 'm', contextWindow: 200_000, plugins: [lazyCounter()] });
+    const estimate = (await probe.prepare(messages)).report.measurement;
+    expect(estimate.source).toBe('estimate');
+    await probe.meter.ready();
+    const exact = probe.meter.countMessages(messages, { exact: true, model: 'm' });
+    expect(estimate.total).toBeGreaterThan(exact);
+    const threshold = Math.floor((estimate.total + exact) / 2);
+    let tierRan = false;
+    const watched = tier('watched', async () => {
+      tierRan = true;
+      return { status: 'skipped', reason: 'should not run' };
+    });
+    const manager = createContextManager({ model: 'm', contextWindow: 200_000, policy: fixedPolicy(threshold), plugins: [watched, lazyCounter()] });
+    const { report } = await manager.prepare(messages);
+    expect(report).toMatchObject({ compacted: false, decision: 'not-confirmed' });
+    expect(report.measurement).toMatchObject({ source: 'exact', confirmed: true });
+    expect(report.measurement.total).toBe(exact);
+    expect(tierRan).toBe(false);
+  });
+
+  it('rejects a malformed transcript with INVALID_TRANSCRIPT naming the message', async () => {
+    const manager = createContextManager({ model: 'm', contextWindow: 100_000 });
+    const bad = [{ role: 'user', content: 'x' }, { role: 'tool', toolCallId: 'nope', content: 'y' }] as Message[];
+    const error = await manager.prepare(bad).catch((caught: unknown) => caught);
+    expect(CtxkitError.isInstance(error, 'INVALID_TRANSCRIPT')).toBe(true);
+    expect((error as Error).message).toContain('message 1 toolCallId');
+  });
+});
+
+describe('the tier loop', () => {
   it('runs tiers in order and stops once the target is reached', async () => {
     const ran: string[] = [];
     const spy = (id: string) => tier(id, async (messages, context) => {
@@ -142,61 +200,108 @@ describe('prepare', () => {
       ['notes', 'applied', undefined],
     ]);
   });
+});
 
-  it('does not compact proactively when that is switched off', async () => {
-    const manager = createContextManager({ model: 'm', contextWindow: 16_000, proactive: false, plugins: [noteTier(), tiktokenCounter('o200k_base')] });
-    const { report } = await manager.prepare(run(12));
-    expect(report).toMatchObject({ compacted: false, decision: 'proactive-off' });
-  });
-
-  it('confirms with an exact count before compacting on an estimate alone', async () => {
-    // A tokenizer whose ranks are not loaded yet, so the first measurement is an estimate.
-    const lazyCounter = () => {
-      const base = tiktokenCounter('o200k_base');
-      const counter: TokenizerPlugin<'lazy'> & { loaded: boolean } = {
-        specificationVersion: 'v1',
-        kind: 'tokenizer',
-        id: 'lazy',
-        loaded: false,
-        count: (text) => base.count(text),
-        load: async () => {
-          await base.load?.();
-          counter.loaded = true;
-        },
-      };
-      return counter;
-    };
-    // Plain English: about 4.5 characters a token, so the heuristic (3.2) overestimates.
-    const messages: Message[] = [
-      { role: 'system', content: 'You are a careful assistant.' },
-      { role: 'user', content: 'Summarize the following report. '.concat('The quarterly review found that customers appreciated the faster delivery. '.repeat(300)) },
-    ];
-    const probe = createContextManager({ model: 'm', contextWindow: 200_000, plugins: [lazyCounter()] });
-    const estimate = (await probe.prepare(messages)).report.measurement;
-    expect(estimate.source).toBe('estimate');
-    await probe.meter.ready();
-    const exact = probe.meter.countMessages(messages, { exact: true, model: 'm' });
-    expect(estimate.total).toBeGreaterThan(exact);
-    const threshold = Math.floor((estimate.total + exact) / 2);
-    let tierRan = false;
-    const watched = tier('watched', async () => {
-      tierRan = true;
-      return { status: 'skipped', reason: 'should not run' };
+describe("a tier's own token count", () => {
+  /** The notes tier, reporting `claim(output, counted)` as its tokens, where `counted` is its honest count. */
+  const claimingTier = (claim: (counted: number) => number) =>
+    tier('claiming', async (messages, context) => {
+      const outcome = await noteTier().apply(messages, context);
+      return outcome.status === 'applied' ? { ...outcome, tokens: claim(context.count(outcome.messages)) } : outcome;
     });
-    const manager = createContextManager({ model: 'm', contextWindow: 200_000, policy: fixedPolicy(threshold), plugins: [watched, lazyCounter()] });
-    const { report } = await manager.prepare(messages);
-    expect(report).toMatchObject({ compacted: false, decision: 'not-confirmed' });
-    expect(report.measurement).toMatchObject({ source: 'exact', confirmed: true });
-    expect(report.measurement.total).toBe(exact);
-    expect(tierRan).toBe(false);
+
+  it('is checked against the engine count: a wrong figure is reported and the engine figure is used', async () => {
+    const manager = createContextManager({ model: 'm', contextWindow: 16_000, plugins: [claimingTier(() => 1), tiktokenCounter('o200k_base')] });
+    const { messages: prepared, report } = await manager.prepare(run(12));
+    const counted = manager.meter.countMessages(prepared, { model: 'm' });
+    expect(report.tiers).toHaveLength(1);
+    expect(report.tiers[0]).toMatchObject({ id: 'claiming', status: 'applied', after: counted, claimedTokens: 1 });
+    expect(report.after).toBe(counted);
   });
 
-  it('rejects a malformed transcript with INVALID_TRANSCRIPT naming the message', async () => {
-    const manager = createContextManager({ model: 'm', contextWindow: 100_000 });
-    const bad = [{ role: 'user', content: 'x' }, { role: 'tool', toolCallId: 'nope', content: 'y' }] as Message[];
-    const error = await manager.prepare(bad).catch((caught: unknown) => caught);
-    expect(CtxkitError.isInstance(error, 'INVALID_TRANSCRIPT')).toBe(true);
-    expect((error as Error).message).toContain('message 1 toolCallId');
+  it('cannot hide an output that grew behind a small figure', async () => {
+    const grower = tier('grower', async (messages, context) => {
+      const output = [...messages.slice(0, 2), { role: 'user', content: words(300, 'padding') } as Message, ...messages.slice(2)];
+      return { status: 'applied', messages: output, tokens: context.currentTokens - 1 };
+    });
+    const manager = createContextManager({ model: 'm', contextWindow: 16_000, plugins: [grower, tiktokenCounter('o200k_base')] });
+    const { report } = await manager.prepare(run(12));
+    expect(report.tiers[0]).toMatchObject({ id: 'grower', status: 'failed', reason: expect.stringMatching(/^output grew from \d+ to \d+ tokens$/) });
+    expect(report.tiers[0]!.claimedTokens).toBe(report.tiers[0]!.before - 1);
+    expect(report.tiers[0]!.after).toBe(report.tiers[0]!.before);
+  });
+
+  it('is taken without a mismatch and without tokenizing the output again when it is right', async () => {
+    const base = tiktokenCounter('o200k_base');
+    let calls = 0;
+    const counting: TokenizerPlugin<'counting'> = {
+      specificationVersion: 'v1',
+      kind: 'tokenizer',
+      id: 'counting',
+      count: (text) => {
+        calls++;
+        return base.count(text);
+      },
+    };
+    let callsAtReturn = -1;
+    let callsAtEnd = -2;
+    const honest = tier('honest', async (messages, context) => {
+      const outcome = await noteTier().apply(messages, context);
+      if (outcome.status !== 'applied') return outcome;
+      const tokens = context.count(outcome.messages);
+      callsAtReturn = calls;
+      return { ...outcome, tokens };
+    });
+    const manager = createContextManager({
+      model: 'm',
+      contextWindow: 16_000,
+      plugins: [honest, counting],
+      onEvent: (event) => {
+        if (event.type === 'tier-end') callsAtEnd = calls;
+      },
+    });
+    const { report } = await manager.prepare(run(12));
+    expect(report.tiers[0]).toMatchObject({ id: 'honest', status: 'applied' });
+    expect(report.tiers[0]).not.toHaveProperty('claimedTokens');
+    expect(callsAtEnd).toBe(callsAtReturn);
+  });
+});
+
+describe('one size per step', () => {
+  it("starts the tier loop from prepare's exact measurement instead of counting the transcript again", async () => {
+    const meter = createMeter({ tokenizer: tiktokenCounter('o200k_base') });
+    const counted: (readonly Message[])[] = [];
+    const watched: Meter = {
+      ...meter,
+      countMessages: (list, options) => {
+        counted.push(list);
+        return meter.countMessages(list, options);
+      },
+    };
+    const manager = createContextManager({ model: 'm', contextWindow: 16_000, meter: watched, plugins: [noteTier()] });
+    const messages = run(12);
+    const { report } = await manager.prepare(messages);
+    expect(report.measurement.source).toBe('exact');
+    expect(report.tiers[0]).toMatchObject({ status: 'applied', before: report.measurement.total });
+    expect(counted.includes(messages)).toBe(false);
+  });
+
+  it("counts locally once when prepare's figure rests on the provider's report (tiers count locally)", async () => {
+    const messages = run(12);
+    const earlier = messages.slice(0, -2);
+    const probe = createMeter({ tokenizer: tiktokenCounter('o200k_base') });
+    await probe.ready();
+    const local = (list: readonly Message[]) => probe.countMessages(list, { model: 'm' });
+    // Uncalibrated, so the local count stays apart from the provider's figure.
+    const meter = createMeter({ tokenizer: tiktokenCounter('o200k_base'), calibration: false });
+    const manager = createContextManager({ model: 'm', contextWindow: 200_000, policy: fixedPolicy(local(earlier) + 100, 8_000), meter, plugins: [noteTier()] });
+    expect((await manager.prepare(earlier)).report.decision).toBe('under-threshold');
+    manager.record({ usage: { inputTokens: local(earlier) + 500 }, messageCount: earlier.length });
+    const { report } = await manager.prepare(messages);
+    expect(report.measurement.source).toBe('reported');
+    expect(report.measurement.total).toBe(local(messages) + 500);
+    // The local count the tiers use, not the anchored figure prepare decided on.
+    expect(report.tiers[0]).toMatchObject({ status: 'applied', before: local(messages) });
   });
 });
 

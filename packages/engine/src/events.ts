@@ -7,9 +7,14 @@ export interface TierReport {
   status: 'applied' | 'skipped' | 'failed';
   /** Why it skipped or failed (or the tier's own detail when it applied). */
   reason?: string;
-  /** Tokens of the request before and after this tier. */
+  /** Tokens of the request before and after this tier, as the engine counted them. */
   before: number;
   after: number;
+  /**
+   * The tier's own count of its output (`TierOutcome.tokens`), present only when it disagreed with the
+   * engine's count; `after` is the engine's figure either way.
+   */
+  claimedTokens?: number;
   durationMs: number;
 }
 
@@ -41,5 +46,9 @@ export type ManagerEvent =
 /** What the caller should do after a provider error. */
 export type RecoverAction = 'retry' | 'lower-output' | 'fallback' | 'give-up';
 
-/** A step that breaks the breaker snapshot out as plain data. */
+/**
+ * The circuit breaker and attempt history as plain data (`PrepareReport.breaker`, `manager.state()`):
+ * steps and compactions so far, how many in a row did not shrink, whether it is open and at what size it
+ * lets a compaction try again, refills, and the last attempt.
+ */
 export type BreakerSnapshot = CompactionSnapshot;

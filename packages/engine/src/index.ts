@@ -2,16 +2,16 @@
  * createContextManager: measures each step, compacts through the registered tiers, reinjects what the run needs, and keeps the circuit breaker.
  * @packageDocumentation
  */
-export {
-  type ContextManager,
-  type ContextManagerOptions,
-  createContextManager,
-  type PrepareOptions,
-  type PrepareReport,
-  type PrepareResult,
-  type RecoverResult,
-  type ReinjectionOptions,
-} from './context-manager.ts';
+export { createContextManager } from './context-manager.ts';
+export type {
+  ContextManager,
+  ContextManagerOptions,
+  PrepareOptions,
+  PrepareReport,
+  PrepareResult,
+  RecoverResult,
+  ReinjectionOptions,
+} from './manager-types.ts';
 export { type CompactionDepthOptions, createCompactionDepth } from './compaction-depth.ts';
 export type { BreakerSnapshot, ManagerEvent, RecoverAction, ReinjectedBlock, TierReport } from './events.ts';
 export { createHostHistory, type HostHistory } from './host-history.ts';

@@ -37,6 +37,146 @@ export interface GuardedCompaction {
 const source = 'engine';
 const failuresToSkip = 3;
 
+/** The guard's settings, checked. */
+interface GuardSettings {
+  readonly compactionTimeoutMs: number;
+  readonly skipCompactions: number;
+}
+
+/** What the guard carries from one compaction to the next. */
+interface SkipState {
+  /** Compactions left that do not offer the summarizer. */
+  skipLeft: number;
+  /** Compactions in a row in which every call failed. */
+  failedInARow: number;
+  /** Why the summarizer is skipped, for the `skipped` report. */
+  lastProblem: string;
+}
+
+/** One compaction's calls to the summarizer: its shared deadline, the running timers, and the tallies. */
+interface CompactionCalls {
+  readonly summarizer: SummarizerPlugin;
+  readonly settings: GuardSettings;
+  /** When the compaction's summarizer time runs out (epoch ms), or Infinity. */
+  readonly deadline: number;
+  readonly timers: Set<ReturnType<typeof setTimeout>>;
+  calls: number;
+  failures: number;
+  timedOut: boolean;
+}
+
+function timeoutError(calls: CompactionCalls): CtxkitError {
+  return new CtxkitError({
+    code: 'TIMEOUT',
+    source,
+    message: `summarizer "${calls.summarizer.id}" did not answer within the compaction's ${calls.settings.compactionTimeoutMs.toLocaleString('en-US')} ms`,
+  });
+}
+
+/** A compaction that does not offer the summarizer, because an earlier one timed out or kept failing. */
+function skippedCompaction(summarizer: SummarizerPlugin, state: SkipState): GuardedCompaction {
+  state.skipLeft -= 1;
+  const next = state.skipLeft === 0 ? 'at the next compaction' : `after ${state.skipLeft} more compaction${state.skipLeft === 1 ? '' : 's'}`;
+  const reason = `skipped: ${state.lastProblem}; tried again ${next}`;
+  return { summarizer: undefined, finish: () => ({ id: summarizer.id, status: 'skipped', calls: 0, failures: 0, reason }) };
+}
+
+/** Runs one summarizer call with the time left, aborting it (and answering with a timeout) when that runs out. */
+function callWithinDeadline(calls: CompactionCalls, request: SummarizeRequest, remaining: number): Promise<string> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(request.signal?.reason);
+  request.signal?.addEventListener('abort', onAbort, { once: true });
+  if (request.signal?.aborted) controller.abort(request.signal.reason);
+  return new Promise<string>((resolve, reject) => {
+    const timer = Number.isFinite(remaining)
+      ? setTimeout(() => {
+          calls.timedOut = true;
+          const error = timeoutError(calls);
+          controller.abort(error);
+          reject(error);
+        }, remaining)
+      : undefined;
+    if (timer !== undefined) calls.timers.add(timer);
+    const settle = () => {
+      if (timer !== undefined) {
+        clearTimeout(timer);
+        calls.timers.delete(timer);
+      }
+      request.signal?.removeEventListener('abort', onAbort);
+    };
+    Promise.resolve()
+      .then(() => calls.summarizer.summarize({ ...request, signal: controller.signal }))
+      .then(
+        (text) => {
+          settle();
+          resolve(text);
+        },
+        (error: unknown) => {
+          settle();
+          reject(error);
+        },
+      );
+  });
+}
+
+/** The guarded `summarize`: counts the call, fails at once past the deadline, and counts a failure. */
+function guardedSummarize(calls: CompactionCalls, request: SummarizeRequest): Promise<string> {
+  calls.calls += 1;
+  const remaining = calls.deadline - Date.now();
+  if (calls.timedOut || remaining <= 0) {
+    calls.timedOut = true;
+    calls.failures += 1;
+    return Promise.reject(timeoutError(calls));
+  }
+  return callWithinDeadline(calls, request, remaining).catch((error: unknown) => {
+    calls.failures += 1;
+    throw error;
+  });
+}
+
+/** Ends a compaction: clears its timers, updates the skip state, and says what the summarizer did. */
+function finishCompaction(calls: CompactionCalls, state: SkipState): SummarizerReport {
+  for (const timer of calls.timers) clearTimeout(timer);
+  calls.timers.clear();
+  const { summarizer, settings } = calls;
+  const report = (status: SummarizerReport['status'], reason?: string): SummarizerReport => ({
+    id: summarizer.id,
+    status,
+    calls: calls.calls,
+    failures: calls.failures,
+    ...(reason === undefined ? {} : { reason }),
+  });
+  const skipFromNow = (problem: string) => {
+    state.failedInARow = 0;
+    state.skipLeft = settings.skipCompactions;
+    state.lastProblem = problem;
+  };
+  if (calls.timedOut) {
+    skipFromNow(`summarizer "${summarizer.id}" timed out after ${settings.compactionTimeoutMs.toLocaleString('en-US')} ms in an earlier compaction`);
+    const skipped = `skipped for the next ${settings.skipCompactions} compaction${settings.skipCompactions === 1 ? '' : 's'}`;
+    return report('timed-out', `${timeoutError(calls).message.replace(/^\[ctxkit:engine\] /, '')}; ${skipped}`);
+  }
+  if (calls.calls === 0) return report('unused');
+  if (calls.failures !== calls.calls) {
+    state.failedInARow = 0;
+    return report('answered');
+  }
+  state.failedInARow += 1;
+  if (state.failedInARow < failuresToSkip) return report('failed', 'every call failed');
+  skipFromNow(`summarizer "${summarizer.id}" failed in ${failuresToSkip} compactions in a row`);
+  return report('failed', `every call failed, ${failuresToSkip} compactions in a row; skipped for the next ${settings.skipCompactions}`);
+}
+
+/** The options, checked. @throws CtxkitError INVALID_ARGUMENT */
+function guardSettings(options: SummarizerGuardOptions): GuardSettings {
+  const { compactionTimeoutMs = 90_000, skipCompactions = 3 } = options;
+  if (!(compactionTimeoutMs > 0)) throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `summarizerGuard.compactionTimeoutMs must be above zero (or Infinity), got ${String(compactionTimeoutMs)}` });
+  if (!(Number.isInteger(skipCompactions) && skipCompactions >= 0)) {
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `summarizerGuard.skipCompactions must be an integer from 0 up, got ${String(skipCompactions)}` });
+  }
+  return { compactionTimeoutMs, skipCompactions };
+}
+
 /**
  * Bounds the time a summarizer may take in one compaction and skips one that never answers. A
  * summarizer that hangs would otherwise block every compaction for each tier's own timeout (about
@@ -44,107 +184,18 @@ const failuresToSkip = 3;
  * @throws CtxkitError INVALID_ARGUMENT for a timeout that is not above zero or a negative skip count
  */
 export function createSummarizerGuard(options: SummarizerGuardOptions = {}) {
-  const { compactionTimeoutMs = 90_000, skipCompactions = 3 } = options;
-  if (!(compactionTimeoutMs > 0)) throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `summarizerGuard.compactionTimeoutMs must be above zero (or Infinity), got ${String(compactionTimeoutMs)}` });
-  if (!(Number.isInteger(skipCompactions) && skipCompactions >= 0)) {
-    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `summarizerGuard.skipCompactions must be an integer from 0 up, got ${String(skipCompactions)}` });
-  }
-  let skipLeft = 0;
-  let failedInARow = 0;
-  let lastProblem = '';
-
+  const settings = guardSettings(options);
+  const state: SkipState = { skipLeft: 0, failedInARow: 0, lastProblem: '' };
   return {
     /** Starts a compaction with this summarizer (or none). */
     begin(summarizer: SummarizerPlugin | undefined): GuardedCompaction {
       if (!summarizer) return { summarizer: undefined, finish: () => undefined };
-      if (skipLeft > 0) {
-        skipLeft -= 1;
-        const reason = `skipped: ${lastProblem}; tried again ${skipLeft === 0 ? 'at the next compaction' : `after ${skipLeft} more compaction${skipLeft === 1 ? '' : 's'}`}`;
-        return { summarizer: undefined, finish: () => ({ id: summarizer.id, status: 'skipped', calls: 0, failures: 0, reason }) };
-      }
-      const deadline = Number.isFinite(compactionTimeoutMs) ? Date.now() + compactionTimeoutMs : Number.POSITIVE_INFINITY;
-      const timers = new Set<ReturnType<typeof setTimeout>>();
-      let calls = 0;
-      let failures = 0;
-      let timedOut = false;
-      const timeoutError = () =>
-        new CtxkitError({ code: 'TIMEOUT', source, message: `summarizer "${summarizer.id}" did not answer within the compaction's ${compactionTimeoutMs.toLocaleString('en-US')} ms` });
-
-      const guarded: SummarizerPlugin = {
-        ...summarizer,
-        summarize(request: SummarizeRequest): Promise<string> {
-          calls += 1;
-          const remaining = deadline - Date.now();
-          if (timedOut || remaining <= 0) {
-            timedOut = true;
-            failures += 1;
-            return Promise.reject(timeoutError());
-          }
-          const controller = new AbortController();
-          const onAbort = () => controller.abort(request.signal?.reason);
-          request.signal?.addEventListener('abort', onAbort, { once: true });
-          if (request.signal?.aborted) controller.abort(request.signal.reason);
-          return new Promise<string>((resolve, reject) => {
-            const timer = Number.isFinite(remaining)
-              ? setTimeout(() => {
-                  timedOut = true;
-                  const error = timeoutError();
-                  controller.abort(error);
-                  reject(error);
-                }, remaining)
-              : undefined;
-            if (timer !== undefined) timers.add(timer);
-            const settle = () => {
-              if (timer !== undefined) {
-                clearTimeout(timer);
-                timers.delete(timer);
-              }
-              request.signal?.removeEventListener('abort', onAbort);
-            };
-            Promise.resolve()
-              .then(() => summarizer.summarize({ ...request, signal: controller.signal }))
-              .then(
-                (text) => {
-                  settle();
-                  resolve(text);
-                },
-                (error: unknown) => {
-                  settle();
-                  reject(error);
-                },
-              );
-          }).catch((error: unknown) => {
-            failures += 1;
-            throw error;
-          });
-        },
-      };
-
+      if (state.skipLeft > 0) return skippedCompaction(summarizer, state);
+      const deadline = Number.isFinite(settings.compactionTimeoutMs) ? Date.now() + settings.compactionTimeoutMs : Number.POSITIVE_INFINITY;
+      const calls: CompactionCalls = { summarizer, settings, deadline, timers: new Set(), calls: 0, failures: 0, timedOut: false };
       return {
-        summarizer: guarded,
-        finish(): SummarizerReport {
-          for (const timer of timers) clearTimeout(timer);
-          timers.clear();
-          if (timedOut) {
-            failedInARow = 0;
-            skipLeft = skipCompactions;
-            lastProblem = `summarizer "${summarizer.id}" timed out after ${compactionTimeoutMs.toLocaleString('en-US')} ms in an earlier compaction`;
-            return { id: summarizer.id, status: 'timed-out', calls, failures, reason: `${timeoutError().message.replace(/^\[ctxkit:engine\] /, '')}; skipped for the next ${skipCompactions} compaction${skipCompactions === 1 ? '' : 's'}` };
-          }
-          if (calls === 0) return { id: summarizer.id, status: 'unused', calls, failures };
-          if (failures === calls) {
-            failedInARow += 1;
-            if (failedInARow >= failuresToSkip) {
-              failedInARow = 0;
-              skipLeft = skipCompactions;
-              lastProblem = `summarizer "${summarizer.id}" failed in ${failuresToSkip} compactions in a row`;
-              return { id: summarizer.id, status: 'failed', calls, failures, reason: `every call failed, ${failuresToSkip} compactions in a row; skipped for the next ${skipCompactions}` };
-            }
-            return { id: summarizer.id, status: 'failed', calls, failures, reason: 'every call failed' };
-          }
-          failedInARow = 0;
-          return { id: summarizer.id, status: 'answered', calls, failures };
-        },
+        summarizer: { ...summarizer, summarize: (request: SummarizeRequest) => guardedSummarize(calls, request) },
+        finish: () => finishCompaction(calls, state),
       };
     },
   };

@@ -1,4 +1,4 @@
-import { type ContentPart, CtxkitError, type Message, type ToolCall } from '@ctxkit/core';
+import { type ContentPart, CtxkitError, jsonText, type Message, type ToolCall } from '@ctxkit/core';
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 
 // biome-ignore lint/suspicious/noExplicitAny: content blocks of every provider are read through one loose shape
@@ -10,14 +10,6 @@ export interface LangChainCarried {
 }
 
 const source = 'langchain';
-
-function json(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
 
 function typeOf(message: BaseMessage): string {
   return typeof message?.getType === 'function' ? message.getType() : String((message as { type?: unknown })?.type);
@@ -67,7 +59,7 @@ function contentToCtxkit(content: unknown): string | ContentPart[] {
 
 function toolCallsOf(message: BaseMessage): ToolCall[] {
   const calls = (message as AIMessage).tool_calls ?? [];
-  return calls.map((call, index) => ({ id: call.id ?? `call_${index}`, name: call.name, arguments: json(call.args ?? {}) }));
+  return calls.map((call, index) => ({ id: call.id ?? `call_${index}`, name: call.name, arguments: jsonText(call.args ?? {}) }));
 }
 
 function convertOne(message: BaseMessage, index: number, first: boolean): Message {
@@ -89,7 +81,7 @@ function convertOne(message: BaseMessage, index: number, first: boolean): Messag
       return { role: 'tool', toolCallId: String(tool.tool_call_id), ...(tool.name ? { toolName: tool.name } : {}), content: contentToCtxkit(tool.content), meta };
     }
     default:
-      throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `message ${index} type: expected system, human, ai or tool, got ${json(type)}` });
+      throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `message ${index} type: expected system, human, ai or tool, got ${jsonText(type)}` });
   }
 }
 
@@ -118,10 +110,10 @@ export function createConversionCache(): ConversionCache {
  * @throws CtxkitError INVALID_ARGUMENT naming the index of a message that is not a BaseMessage of a known type
  */
 export function fromBaseMessages(messages: readonly BaseMessage[], cache?: ConversionCache): Message[] {
-  if (!Array.isArray(messages)) throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `expected an array of BaseMessages, got ${json(messages)}` });
+  if (!Array.isArray(messages)) throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `expected an array of BaseMessages, got ${jsonText(messages)}` });
   return messages.map((message, index) => {
     if (typeof message !== 'object' || message === null) {
-      throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `message ${index}: expected a BaseMessage, got ${json(message)}` });
+      throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `message ${index}: expected a BaseMessage, got ${jsonText(message)}` });
     }
     const first = index === 0;
     // LangGraph keeps message objects in state from step to step: identity is the key.
@@ -136,7 +128,7 @@ export function fromBaseMessages(messages: readonly BaseMessage[], cache?: Conve
 function fingerprint(message: Message): string {
   const toolCalls = message.role === 'assistant' ? message.toolCalls : undefined;
   const tool = message.role === 'tool' ? [message.toolCallId, message.toolName] : undefined;
-  return json([message.content, toolCalls ?? null, tool ?? null]);
+  return jsonText([message.content, toolCalls ?? null, tool ?? null]);
 }
 
 function unchanged(message: Message, original: BaseMessage): boolean {

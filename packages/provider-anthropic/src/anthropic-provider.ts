@@ -1,9 +1,9 @@
 import {
-  type CtxkitProvider,
   createHostedProvider,
   discoveredLimits,
   type HostedProviderOptions,
   ProviderCallError,
+  type ProviderPluginWithWindows,
   requestJson,
   requestOptionalJson,
 } from '@ctxkit/provider-utils';
@@ -46,7 +46,7 @@ interface MessageResponse {
  * anthropic.usage(message); // { inputTokens: input + cache writes + cache reads, cachedInputTokens, outputTokens }
  * ```
  */
-export function anthropicProvider<const Id extends string = 'anthropic'>(options: AnthropicProviderOptions<Id> = {}): CtxkitProvider<NoInfer<Id>> {
+export function anthropicProvider<const Id extends string = 'anthropic'>(options: AnthropicProviderOptions<Id> = {}): ProviderPluginWithWindows<NoInfer<Id>> {
   return createHostedProvider({
     id: 'anthropic' as Id,
     defaultBaseURL: anthropicBaseURL,

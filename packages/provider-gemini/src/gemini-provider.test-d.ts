@@ -1,17 +1,10 @@
-import { createRegistry, type ProviderPlugin } from '@ctxkit/core';
-import type { CtxkitProvider } from '@ctxkit/provider-utils';
-import { expectTypeOf, test } from 'vitest';
+import { createRegistry } from '@ctxkit/core';
+import type { ProviderPluginWithWindows } from '@ctxkit/provider-utils';
+import { expectProviderTypes } from '@ctxkit/testkit';
+import { test } from 'vitest';
 import { geminiProvider } from './gemini-provider.ts';
 
-test('the provider id is a literal the typed registry keys on, with or without an id given', () => {
+test('a literal id the typed registry keys on, with or without an id given; a core ProviderPlugin whose classifyError may be told the model', () => {
   const registry = createRegistry([geminiProvider(), geminiProvider({ id: 'gemini-vertex', baseURL: 'https://example.test/v1beta' })]);
-  expectTypeOf(registry.provider('gemini')).toEqualTypeOf<CtxkitProvider<'gemini'>>();
-  expectTypeOf(registry.provider('gemini-vertex').id).toEqualTypeOf<'gemini-vertex'>();
-  // @ts-expect-error: no provider was registered under this id
-  registry.provider('openai');
-});
-
-test('it is a core ProviderPlugin, whose classifyError may also be told the model', () => {
-  expectTypeOf(geminiProvider()).toMatchTypeOf<ProviderPlugin<'gemini'>>();
-  expectTypeOf(geminiProvider().classifyError).parameter(1).toEqualTypeOf<{ model?: string } | undefined>();
+  expectProviderTypes<ProviderPluginWithWindows<'gemini'>>()(registry, { default: 'gemini', named: 'gemini-vertex', unregistered: 'openai' }, true);
 });

@@ -1,9 +1,9 @@
 import { CtxkitError } from '@ctxkit/core';
 import {
-  type CtxkitProvider,
   createHostedProvider,
   discoveredLimits,
   type HostedProviderOptions,
+  type ProviderPluginWithWindows,
   requestJson,
   requestOptionalJson,
 } from '@ctxkit/provider-utils';
@@ -41,7 +41,7 @@ const shortName = (model: string) => model.replace(/^models\//, '');
  * await gemini.contextWindow('gemini-2.5-flash'); // { contextWindow: 1_048_576, maxOutputTokens: 65_536, source: 'discovered' }
  * ```
  */
-export function geminiProvider<const Id extends string = 'gemini'>(options: GeminiProviderOptions<Id> = {}): CtxkitProvider<NoInfer<Id>> {
+export function geminiProvider<const Id extends string = 'gemini'>(options: GeminiProviderOptions<Id> = {}): ProviderPluginWithWindows<NoInfer<Id>> {
   return createHostedProvider({
     id: 'gemini' as Id,
     defaultBaseURL: geminiBaseURL,

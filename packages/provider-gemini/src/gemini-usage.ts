@@ -1,4 +1,5 @@
 import type { Usage } from '@ctxkit/core';
+import { lastUsage, tokenCount, usageFrom } from '@ctxkit/provider-utils';
 
 interface UsageMetadata {
   promptTokenCount?: unknown;
@@ -7,22 +8,16 @@ interface UsageMetadata {
   thoughtsTokenCount?: unknown;
 }
 
-const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
-
 function fromMetadata(metadata: UsageMetadata | undefined): Usage | undefined {
   if (!metadata || typeof metadata !== 'object') return undefined;
-  const inputTokens = count(metadata.promptTokenCount);
+  const inputTokens = tokenCount(metadata.promptTokenCount);
   if (inputTokens === undefined) return undefined;
-  const cachedInputTokens = count(metadata.cachedContentTokenCount);
+  const cachedInputTokens = tokenCount(metadata.cachedContentTokenCount);
   // Thinking tokens are output the model wrote (and was billed for), though not shown.
-  const candidates = count(metadata.candidatesTokenCount);
-  const thoughts = count(metadata.thoughtsTokenCount);
+  const candidates = tokenCount(metadata.candidatesTokenCount);
+  const thoughts = tokenCount(metadata.thoughtsTokenCount);
   const outputTokens = candidates === undefined && thoughts === undefined ? undefined : (candidates ?? 0) + (thoughts ?? 0);
-  return {
-    inputTokens,
-    ...(cachedInputTokens === undefined ? {} : { cachedInputTokens }),
-    ...(outputTokens === undefined ? {} : { outputTokens }),
-  };
+  return usageFrom(inputTokens, cachedInputTokens, outputTokens);
 }
 
 /**
@@ -33,13 +28,7 @@ function fromMetadata(metadata: UsageMetadata | undefined): Usage | undefined {
  * // { inputTokens: 10_458, cachedInputTokens: 8_192, outputTokens: 38 }
  */
 export function geminiUsage(response: unknown): Usage | undefined {
-  if (Array.isArray(response)) {
-    for (let index = response.length - 1; index >= 0; index--) {
-      const usage = geminiUsage(response[index]);
-      if (usage) return usage;
-    }
-    return undefined;
-  }
+  if (Array.isArray(response)) return lastUsage(response, geminiUsage);
   if (!response || typeof response !== 'object') return undefined;
   const record = response as { usageMetadata?: UsageMetadata; data?: unknown; response?: unknown };
   if (record.usageMetadata) return fromMetadata(record.usageMetadata);

@@ -2,10 +2,10 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CtxkitError, type Message } from '@ctxkit/core';
+import type { Message } from '@ctxkit/core';
 import { ProviderCallError, readJsonEvents, request, requestJson } from '@ctxkit/provider-utils';
 import { fileStore } from '@ctxkit/store';
-import { closeTestServers, fixtureReader, type RecordedRequest, refusedURL, sendJson, sendStream, startTestServer, type TestServer } from '@ctxkit/testkit';
+import { closeTestServers, fixtureReader, type RecordedRequest, runProviderConformance, sendJson, sendStream, startTestServer, type TestServer } from '@ctxkit/testkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { llamacppProvider } from './llamacpp-provider.ts';
 import type { LlamaCppModelsResponse, LlamaCppProps } from './llamacpp-window.ts';
@@ -105,21 +105,19 @@ describe('llamacppProvider: the window of the model serving the request', () => 
     Object.assign(state, singleModel());
     await vi.waitFor(async () => expect(await llamacpp.contextWindow(modelPath)).toEqual({ contextWindow: 8192, source: 'discovered' }));
   });
+});
 
-  it('answers with the default on a refused connection, a hang, or a body that is not JSON, and reports why', async () => {
-    const hang = await startTestServer(() => undefined);
-    const garbled = await startTestServer((_request, response) => sendJson(response, 200, '{"default_generation_settings":{"n_ctx":'));
-    for (const [baseURL, failure] of [
-      [await refusedURL(), 'offline'],
-      [hang.url, 'timeout'],
-      [garbled.url, 'malformed'],
-    ] as const) {
-      const errors: unknown[] = [];
-      const llamacpp = llamacppProvider({ baseURL, discoveryTimeoutMs: 50, requestTimeoutMs: 200, onError: (error) => errors.push(error) });
-      expect(await llamacpp.contextWindow(modelPath)).toEqual({ contextWindow: 4096, source: 'default' });
-      await vi.waitFor(() => expect(errors.some((error) => ProviderCallError.isInstance(error) && error.failure === failure)).toBe(true));
-    }
-  });
+runProviderConformance({
+  name: 'llamacppProvider',
+  create: ({ quick, ...settings }) => llamacppProvider({ ...settings, ...(quick ? { discoveryTimeoutMs: 50, requestTimeoutMs: 200 } : {}) }),
+  model: modelPath,
+  serve: () => llamaServer(singleModel()),
+  discovered: { contextWindow: 8192, source: 'discovered' },
+  undiscovered: { contextWindow: 4096, source: 'default' },
+  cutShort: { discovery: '{"default_generation_settings":{"n_ctx":', answer: '{"choices":[{"finish_reason":"stop","index":0,"message":' },
+  callError: ProviderCallError,
+  fileStore,
+  refreshesOnEveryCall: true,
 });
 
 describe('llamacppProvider: usage, errors and learned windows', () => {
@@ -175,20 +173,5 @@ describe('llamacppProvider: the summarizer', () => {
     await vi.waitFor(async () => expect((await llamacpp.contextWindow(modelPath)).contextWindow).toBe(16_384));
     await expect(llamacpp.summarizer(modelPath).summarize({ messages: transcript, instructions: 'Summarize.' })).rejects.toSatisfy((error) => ProviderCallError.isInstance(error) && error.status === 400);
     await vi.waitFor(async () => expect(await llamacpp.contextWindow(modelPath)).toEqual({ contextWindow: 8192, source: 'learned' }));
-  });
-
-  it('times out on a hang, fails on a refused connection and on malformed JSON, each classified', async () => {
-    const hang = await llamaServer({ ...singleModel(), chat: () => undefined });
-    const garbled = await llamaServer({ ...singleModel(), chat: (_request, response) => sendJson(response, 200, '{"choices":[{"finish_reason":"stop","index":0,"message":') });
-    const cases = [
-      [llamacppProvider({ baseURL: hang.url, summaryTimeoutMs: 150 }), 'timeout'],
-      [llamacppProvider({ baseURL: await refusedURL() }), 'offline'],
-      [llamacppProvider({ baseURL: garbled.url }), 'other'],
-    ] as const;
-    for (const [llamacpp, kind] of cases) {
-      const error = await llamacpp.summarizer(modelPath).summarize({ messages: transcript, instructions: 'Summarize.' }).catch((failure: unknown) => failure);
-      expect(CtxkitError.isInstance(error)).toBe(true);
-      expect(llamacpp.classifyError(error)).toMatchObject({ kind, fallback: true });
-    }
   });
 });

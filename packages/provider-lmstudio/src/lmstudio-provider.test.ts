@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CtxkitError, type Message } from '@ctxkit/core';
+import type { Message } from '@ctxkit/core';
 import { ProviderCallError, readJsonEvents, request, requestJson } from '@ctxkit/provider-utils';
 import { fileStore } from '@ctxkit/store';
-import { closeTestServers, fixtureReader, type RecordedRequest, refusedURL, sendJson, sendStream, startTestServer, type TestServer } from '@ctxkit/testkit';
+import { closeTestServers, fixtureReader, type RecordedRequest, runProviderConformance, sendJson, sendStream, startTestServer, type TestServer } from '@ctxkit/testkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { lmstudioProvider } from './lmstudio-provider.ts';
 import type { LmStudioModel, LmStudioModelsResponse } from './lmstudio-window.ts';
@@ -19,11 +16,7 @@ interface LmStudioState {
   chat?: (request: RecordedRequest, response: ServerResponse) => void | Promise<void>;
 }
 
-const folders: string[] = [];
-afterEach(async () => {
-  await closeTestServers();
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
+afterEach(closeTestServers);
 
 async function lmstudioServer(state: LmStudioState): Promise<TestServer> {
   const server = await startTestServer(async (request, response) => {
@@ -36,12 +29,6 @@ async function lmstudioServer(state: LmStudioState): Promise<TestServer> {
 }
 
 const listed = () => structuredClone(fixtureJson<LmStudioModelsResponse>('api-v0-models.json').data ?? []);
-
-function temporaryFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'ctxkit-lmstudio-'));
-  folders.push(folder);
-  return folder;
-}
 
 const transcript: Message[] = [
   { role: 'system', content: 'You are a coding agent.' },
@@ -89,32 +76,19 @@ describe('lmstudioProvider: the window of the model serving the request', () => 
     expect(await lmstudio.contextWindow('mistral-7b')).toEqual({ contextWindow: 4096, source: 'default' });
     await vi.waitFor(() => expect(errors.map(String).join()).toMatch(/lists no model "mistral-7b" \(it lists: qwen3-8b, meta-llama-3.1-8b-instruct/));
   });
+});
 
-  it('keeps a discovered window across a restart, over a file store, with the server down', async () => {
-    const folder = temporaryFolder();
-    const server = await lmstudioServer({ models: listed() });
-    expect((await lmstudioProvider({ baseURL: server.url, store: fileStore(folder) }).contextWindow('qwen3-8b')).contextWindow).toBe(16_384);
-    await server.close();
-    const errors: unknown[] = [];
-    const restarted = lmstudioProvider({ baseURL: server.url, store: fileStore(folder), onError: (error) => errors.push(error) });
-    expect(await restarted.contextWindow('qwen3-8b')).toEqual({ contextWindow: 16_384, source: 'discovered' });
-    await vi.waitFor(() => expect(errors.some((error) => ProviderCallError.isInstance(error) && error.failure === 'offline')).toBe(true));
-  });
-
-  it('answers with the default on a refused connection, a hang, or a body that is not JSON, and reports why', async () => {
-    const hang = await startTestServer(() => undefined);
-    const garbled = await startTestServer((_request, response) => sendJson(response, 200, '{"object":"list","data":[{"id":"qwen3-8b",'));
-    for (const [baseURL, failure] of [
-      [await refusedURL(), 'offline'],
-      [hang.url, 'timeout'],
-      [garbled.url, 'malformed'],
-    ] as const) {
-      const errors: unknown[] = [];
-      const lmstudio = lmstudioProvider({ baseURL, discoveryTimeoutMs: 50, requestTimeoutMs: 200, onError: (error) => errors.push(error) });
-      expect(await lmstudio.contextWindow('qwen3-8b')).toEqual({ contextWindow: 4096, source: 'default' });
-      await vi.waitFor(() => expect(errors.some((error) => ProviderCallError.isInstance(error) && error.failure === failure)).toBe(true));
-    }
-  });
+runProviderConformance({
+  name: 'lmstudioProvider',
+  create: ({ quick, ...settings }) => lmstudioProvider({ ...settings, ...(quick ? { discoveryTimeoutMs: 50, requestTimeoutMs: 200 } : {}) }),
+  model: 'qwen3-8b',
+  serve: () => lmstudioServer({ models: listed() }),
+  discovered: { contextWindow: 16_384, source: 'discovered' },
+  undiscovered: { contextWindow: 4096, source: 'default' },
+  cutShort: { discovery: '{"object":"list","data":[{"id":"qwen3-8b",', answer: '{"id":"chatcmpl-1","choices":[{"message":' },
+  callError: ProviderCallError,
+  fileStore,
+  refreshesOnEveryCall: true,
 });
 
 describe('lmstudioProvider: usage, errors and learned windows', () => {
@@ -180,25 +154,6 @@ describe('lmstudioProvider: the summarizer', () => {
     expect(lmstudio.classifyError(error)).toMatchObject({ kind: 'context_overflow', limitTokens: 4096 });
     // The summarizer's own overflow taught the window of its model.
     await vi.waitFor(async () => expect(await lmstudio.contextWindow('qwen3-8b')).toEqual({ contextWindow: 4096, source: 'learned' }));
-  });
-
-  it('times out on a server that never answers, classified as a timeout', async () => {
-    const server = await lmstudioServer({ models: listed(), chat: () => undefined });
-    const lmstudio = lmstudioProvider({ baseURL: server.url });
-    const error = await lmstudio.summarizer('qwen3-8b', { timeoutMs: 150 }).summarize({ messages: transcript, instructions: 'Summarize.' }).catch((failure: unknown) => failure);
-    expect(CtxkitError.isInstance(error, 'TIMEOUT')).toBe(true);
-    expect(lmstudio.classifyError(error)).toMatchObject({ kind: 'timeout', fallback: true });
-  });
-
-  it('fails on a refused connection, classified as offline, and on malformed JSON, classified as a broken endpoint', async () => {
-    const offline = lmstudioProvider({ baseURL: await refusedURL() });
-    const refused = await offline.summarizer('qwen3-8b').summarize({ messages: transcript, instructions: 'Summarize.' }).catch((failure: unknown) => failure);
-    expect(offline.classifyError(refused)).toMatchObject({ kind: 'offline', fallback: true });
-
-    const server = await lmstudioServer({ models: listed(), chat: (_request, response) => sendJson(response, 200, '{"id":"chatcmpl-1","choices":[{"message":') });
-    const garbled = lmstudioProvider({ baseURL: server.url });
-    const malformed = await garbled.summarizer('qwen3-8b').summarize({ messages: transcript, instructions: 'Summarize.' }).catch((failure: unknown) => failure);
-    expect(garbled.classifyError(malformed)).toMatchObject({ kind: 'other', fallback: true });
   });
 
   it('rejects bad options with a clear error', () => {

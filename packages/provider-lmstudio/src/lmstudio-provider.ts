@@ -1,5 +1,5 @@
-import { CtxkitError } from '@ctxkit/core';
-import { completeWithChatCompletions, createLocalProvider, type LocalProvider, type LocalServerOptions, openaiCompatibleUsage } from '@ctxkit/provider-utils';
+
+import { checkWholeNumberOption, completeWithChatCompletions, createLocalProvider, type LocalProvider, type LocalServerOptions, openaiCompatibleUsage } from '@ctxkit/provider-utils';
 import { lmstudioErrorRules } from './lmstudio-error-rules.ts';
 import { discoverLmStudioWindow } from './lmstudio-window.ts';
 
@@ -36,9 +36,7 @@ export type LmStudioProvider<Id extends string = 'lmstudio'> = LocalProvider<Id>
  */
 export function lmstudioProvider<const Id extends string = 'lmstudio'>(options: LmStudioProviderOptions<Id> = {}): LmStudioProvider<NoInfer<Id>> {
   const unloadedContextLength = options.unloadedContextLength;
-  if (unloadedContextLength !== undefined && !(Number.isInteger(unloadedContextLength) && unloadedContextLength > 0)) {
-    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: options.id ?? 'lmstudio', message: `unloadedContextLength must be a whole number above zero, got ${String(unloadedContextLength)}` });
-  }
+  checkWholeNumberOption(options.id ?? 'lmstudio', 'unloadedContextLength', unloadedContextLength);
   return createLocalProvider({
     id: 'lmstudio' as Id,
     defaultBaseURL: lmstudioDefaultBaseURL,

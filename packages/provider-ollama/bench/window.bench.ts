@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { requestJson } from '@ctxkit/provider-utils';
+import { interleavedRounds, median } from '../../../tools/bench/measure.ts';
 import { ollamaProvider } from '../src/index.ts';
 
 const show = readFileSync(new URL('../src/__fixtures__/api-show-qwen3.json', import.meta.url), 'utf8');
@@ -26,29 +27,11 @@ if (first.contextWindow !== 16_384) throw new Error(`unexpected window ${JSON.st
 
 const calls = 200;
 const rounds = 9;
-async function perCall(step: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  for (let index = 0; index < calls; index++) await step();
-  return (performance.now() - start) / calls;
-}
 const blocking = () => Promise.all([requestJson(`${baseURL}/api/show`, { provider: 'bench', body: { model } }), requestJson(`${baseURL}/api/ps`, { provider: 'bench' })]);
 const lookup = () => ollama.contextWindow(model);
 
-await perCall(blocking);
-await perCall(lookup);
-const baseline: number[] = [];
-const measured: number[] = [];
-for (let round = 0; round < rounds; round++) {
-  // Alternate the order so neither side always runs on a warmer machine.
-  if (round % 2 === 0) {
-    baseline.push(await perCall(blocking));
-    measured.push(await perCall(lookup));
-  } else {
-    measured.push(await perCall(lookup));
-    baseline.push(await perCall(blocking));
-  }
-}
-const median = (values: number[]) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)] as number;
+// Alternating which goes first, so neither side always runs on a warmer machine.
+const { baseline, measured } = await interleavedRounds({ baseline: blocking, measured: lookup }, { rounds, calls, order: 'rotate', warmUp: true });
 const base = median(baseline);
 const mine = median(measured);
 console.log(`| per step (ms, median of ${rounds} interleaved rounds of ${calls} calls) | blocking discovery (baseline) | contextWindow, known window | ratio |`);

@@ -5,7 +5,7 @@ import { CtxkitError, type Message } from '@ctxkit/core';
 import { ProviderCallError, readJsonLines, request, requestJson, withFallback } from '@ctxkit/provider-utils';
 import { fileStore } from '@ctxkit/store';
 import { compactionThreshold } from '@ctxkit/threshold';
-import { closeTestServers, fixtureReader, type RecordedRequest, refusedURL, sendJson, sendStream, startTestServer, type TestServer } from '@ctxkit/testkit';
+import { closeTestServers, fixtureReader, type RecordedRequest, runProviderConformance, sendJson, sendStream, startTestServer, type TestServer } from '@ctxkit/testkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ollamaProvider } from './ollama-provider.ts';
 import { normalizeOllamaModel, type OllamaShowResponse } from './ollama-window.ts';
@@ -125,55 +125,12 @@ describe('ollamaProvider: the window of the model serving the request', () => {
     expect(await lookup).toEqual({ contextWindow: 16_384, source: 'discovered' });
   });
 
-  it('keeps a discovered window across a restart, over a file store, with the server down', async () => {
-    const folder = temporaryFolder();
-    const server = await ollamaServer({ show: onDisk, loaded: [{ name: 'qwen3:8b', context_length: 16_384 }] });
-    const before = ollamaProvider({ baseURL: server.url, store: fileStore(folder) });
-    expect(await before.contextWindow('qwen3:8b')).toEqual({ contextWindow: 16_384, source: 'discovered' });
-    await server.close();
-
-    const errors: unknown[] = [];
-    const after = ollamaProvider({ baseURL: server.url, store: fileStore(folder), onError: (error) => errors.push(error) });
-    expect(await after.contextWindow('qwen3:8b')).toEqual({ contextWindow: 16_384, source: 'discovered' });
-    // The background refresh met the closed port and said so, without changing the answer.
-    await vi.waitFor(() => expect(errors.some((error) => ProviderCallError.isInstance(error) && error.failure === 'offline')).toBe(true));
-    expect(await after.contextWindow('qwen3:8b')).toEqual({ contextWindow: 16_384, source: 'discovered' });
-    // Another model the store never saw gets the conservative default, not a neighbour's window.
-    expect(await after.contextWindow('agent-llama')).toEqual({ contextWindow: 4096, source: 'default' });
-  });
-
   it('keeps the windows of two servers apart in one store', async () => {
     const store = fileStore(temporaryFolder());
     const small = await ollamaServer({ show: onDisk, loaded: [{ name: 'qwen3:8b', context_length: 8192 }] });
     const large = await ollamaServer({ show: onDisk, loaded: [{ name: 'qwen3:8b', context_length: 40_960 }] });
     expect((await ollamaProvider({ baseURL: small.url, store }).contextWindow('qwen3:8b')).contextWindow).toBe(8192);
     expect((await ollamaProvider({ baseURL: large.url, store }).contextWindow('qwen3:8b')).contextWindow).toBe(40_960);
-  });
-
-  it('with the server refusing connections and nothing stored: the default, and the failure reported as offline', async () => {
-    const errors: unknown[] = [];
-    const ollama = ollamaProvider({ baseURL: await refusedURL(), onError: (error, model) => errors.push({ error, model }) });
-    expect(await ollama.contextWindow('qwen3:8b')).toEqual({ contextWindow: 4096, source: 'default' });
-    await vi.waitFor(() => expect(errors).not.toHaveLength(0));
-    const [first] = errors as { error: unknown; model: string }[];
-    expect(first?.model).toBe('qwen3:8b');
-    expect(ollama.classifyError(first?.error)).toMatchObject({ kind: 'offline', fallback: true });
-  });
-
-  it('does not hang on a server that accepts the connection and never answers', async () => {
-    const server = await startTestServer(() => undefined);
-    const errors: unknown[] = [];
-    const ollama = ollamaProvider({ baseURL: server.url, discoveryTimeoutMs: 50, requestTimeoutMs: 200, onError: (error) => errors.push(error) });
-    expect(await ollama.contextWindow('qwen3:8b')).toEqual({ contextWindow: 4096, source: 'default' });
-    await vi.waitFor(() => expect(errors.some((error) => CtxkitError.isInstance(error, 'TIMEOUT'))).toBe(true));
-  });
-
-  it('treats a /api/show body that is not JSON as a failed discovery, not as a window', async () => {
-    const server = await startTestServer((request, response) => sendJson(response, 200, request.path === '/api/ps' ? '{"models":[' : '{"model_info": {"general.architecture": "qwen3",'));
-    const errors: unknown[] = [];
-    const ollama = ollamaProvider({ baseURL: server.url, onError: (error) => errors.push(error) });
-    expect(await ollama.contextWindow('qwen3:8b')).toEqual({ contextWindow: 4096, source: 'default' });
-    await vi.waitFor(() => expect(errors.some((error) => ProviderCallError.isInstance(error) && error.failure === 'malformed')).toBe(true));
   });
 
   it('reports a model the server does not have, and answers with the default', async () => {
@@ -205,6 +162,20 @@ describe('ollamaProvider: the window of the model serving the request', () => {
     expect(() => ollamaProvider({ defaultContextWindow: -1 })).toThrow(/defaultContextWindow/);
     await expect(ollamaProvider().contextWindow('')).rejects.toSatisfy((error) => CtxkitError.isInstance(error, 'INVALID_ARGUMENT'));
   });
+});
+
+runProviderConformance({
+  name: 'ollamaProvider',
+  create: ({ quick, ...settings }) => ollamaProvider({ ...settings, ...(quick ? { discoveryTimeoutMs: 50, requestTimeoutMs: 200 } : {}) }),
+  model: 'qwen3:8b',
+  serve: () => ollamaServer({ show: onDisk, loaded: [{ name: 'qwen3:8b', context_length: 16_384 }] }),
+  discovered: { contextWindow: 16_384, source: 'discovered' },
+  undiscovered: { contextWindow: 4096, source: 'default' },
+  neverSeen: { model: 'agent-llama', limits: { contextWindow: 4096, source: 'default' } },
+  cutShort: { discovery: (request) => (request.path === '/api/ps' ? '{"models":[' : '{"model_info": {"general.architecture": "qwen3",'), answer: '{"model":"qwen3:8b","message":{"role":"assis' },
+  callError: ProviderCallError,
+  fileStore,
+  refreshesOnEveryCall: true,
 });
 
 describe('ollamaProvider: usage, errors and learned windows', () => {
@@ -329,14 +300,6 @@ describe('ollamaProvider: the summarizer', () => {
     await expect(summary).rejects.toThrow(/cut off at its output limit \(64 tokens\)/);
   });
 
-  it('times out on a server that never answers, and the error classifies as a timeout', async () => {
-    const server = await ollamaServer({ show: onDisk, loaded: [], chat: () => undefined });
-    const ollama = ollamaProvider({ baseURL: server.url });
-    const error = await ollama.summarizer('qwen3:8b', { timeoutMs: 150 }).summarize({ messages: transcript, instructions: 'Summarize.' }).catch((failure: unknown) => failure);
-    expect(CtxkitError.isInstance(error, 'TIMEOUT')).toBe(true);
-    expect(ollama.classifyError(error)).toMatchObject({ kind: 'timeout', fallback: true });
-  });
-
   it("takes the summarizer's own timeout over the provider's default, in both directions", async () => {
     const chat = (_request: RecordedRequest, response: import('node:http').ServerResponse) => {
       setTimeout(() => sendJson(response, 200, fixture('chat.json')), 300);
@@ -353,19 +316,5 @@ describe('ollamaProvider: the summarizer', () => {
     const summary = ollamaProvider({ baseURL: server.url }).summarizer('qwen3:8b').summarize({ messages: transcript, instructions: 'Summarize.', signal: controller.signal });
     controller.abort();
     await expect(summary).rejects.toSatisfy((error) => CtxkitError.isInstance(error, 'ABORTED'));
-  });
-
-  it('fails on an answer that is not JSON, classified as a broken endpoint to move away from', async () => {
-    const server = await ollamaServer({ show: onDisk, loaded: [], chat: (_request, response) => sendJson(response, 200, '{"model":"qwen3:8b","message":{"role":"assis') });
-    const ollama = ollamaProvider({ baseURL: server.url });
-    const error = await ollama.summarizer('qwen3:8b').summarize({ messages: transcript, instructions: 'Summarize.' }).catch((failure: unknown) => failure);
-    expect(ProviderCallError.isInstance(error) && error.failure === 'malformed').toBe(true);
-    expect(ollama.classifyError(error)).toMatchObject({ kind: 'other', fallback: true });
-  });
-
-  it('fails on a refused connection, classified as offline', async () => {
-    const ollama = ollamaProvider({ baseURL: await refusedURL() });
-    const error = await ollama.summarizer('qwen3:8b').summarize({ messages: transcript, instructions: 'Summarize.' }).catch((failure: unknown) => failure);
-    expect(ollama.classifyError(error)).toMatchObject({ kind: 'offline', fallback: true });
   });
 });

@@ -1,5 +1,5 @@
 import { CtxkitError } from '@ctxkit/core';
-import { createLocalProvider, type LocalCompletionContext, type LocalProvider, type LocalServerOptions, requestJson } from '@ctxkit/provider-utils';
+import { checkWholeNumberOption, createLocalProvider, type LocalCompletionContext, type LocalProvider, type LocalServerOptions, requestJson, summaryMessages } from '@ctxkit/provider-utils';
 import { ollamaErrorRules } from './ollama-error-rules.ts';
 import { ollamaUsage } from './ollama-usage.ts';
 import { discoverOllamaWindow } from './ollama-window.ts';
@@ -36,10 +36,7 @@ async function completeWithOllama(context: LocalCompletionContext, numCtx: numbe
     ...context.call,
     body: {
       model: context.model,
-      messages: [
-        { role: 'system', content: request.system },
-        { role: 'user', content: request.prompt },
-      ],
+      messages: summaryMessages(request),
       stream: false,
       ...(Object.keys(options).length > 0 ? { options } : {}),
     },
@@ -72,9 +69,7 @@ async function completeWithOllama(context: LocalCompletionContext, numCtx: numbe
  */
 export function ollamaProvider<const Id extends string = 'ollama'>(options: OllamaProviderOptions<Id> = {}): OllamaProvider<NoInfer<Id>> {
   const numCtx = options.numCtx;
-  if (numCtx !== undefined && !(Number.isInteger(numCtx) && numCtx > 0)) {
-    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: options.id ?? 'ollama', message: `numCtx must be a whole number above zero, got ${String(numCtx)}` });
-  }
+  checkWholeNumberOption(options.id ?? 'ollama', 'numCtx', numCtx);
   return createLocalProvider({
     id: 'ollama' as Id,
     defaultBaseURL: ollamaDefaultBaseURL,

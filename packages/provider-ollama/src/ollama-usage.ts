@@ -1,4 +1,5 @@
 import type { Usage } from '@ctxkit/core';
+import { lastUsage, tokenCount, usageCandidates } from '@ctxkit/provider-utils';
 
 /** The usage fields of an Ollama `/api/chat` or `/api/generate` answer (the body, or the final `done: true` line of a stream). */
 export interface OllamaFinalChunk {
@@ -8,37 +9,21 @@ export interface OllamaFinalChunk {
   eval_count?: number;
 }
 
-const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
-
 function fromObject(value: unknown): Usage | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const record = value as OllamaFinalChunk & { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } | null };
-  const native = count(record.prompt_eval_count);
+  const native = tokenCount(record.prompt_eval_count);
   if (native !== undefined) {
-    const output = count(record.eval_count);
+    const output = tokenCount(record.eval_count);
     return { inputTokens: native, ...(output === undefined ? {} : { outputTokens: output }), inputIsLowerBound: true };
   }
   // Ollama's OpenAI-compatible endpoints report the same count as prompt_tokens.
-  const compatible = count(record.usage?.prompt_tokens);
+  const compatible = tokenCount(record.usage?.prompt_tokens);
   if (compatible !== undefined) {
-    const output = count(record.usage?.completion_tokens);
+    const output = tokenCount(record.usage?.completion_tokens);
     return { inputTokens: compatible, ...(output === undefined ? {} : { outputTokens: output }), inputIsLowerBound: true };
   }
   return undefined;
-}
-
-function parseLines(text: string): unknown[] {
-  const values: unknown[] = [];
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.startsWith('data:') ? raw.slice(5).trim() : raw.trim();
-    if (line === '' || line === '[DONE]' || !line.startsWith('{')) continue;
-    try {
-      values.push(JSON.parse(line));
-    } catch {
-      // A torn or garbled line carries no usage; the final line decides.
-    }
-  }
-  return values;
 }
 
 /**
@@ -54,10 +39,5 @@ function parseLines(text: string): unknown[] {
  * ```
  */
 export function ollamaUsage(response: unknown): Usage | undefined {
-  const values = typeof response === 'string' ? parseLines(response) : Array.isArray(response) ? response : [response];
-  for (let index = values.length - 1; index >= 0; index--) {
-    const usage = fromObject(values[index]);
-    if (usage) return usage;
-  }
-  return undefined;
+  return lastUsage(usageCandidates(response), fromObject);
 }

@@ -1,17 +1,10 @@
-import { createRegistry, type ProviderPlugin } from '@ctxkit/core';
-import type { CtxkitProvider } from '@ctxkit/provider-utils';
-import { expectTypeOf, test } from 'vitest';
+import { createRegistry } from '@ctxkit/core';
+import type { ProviderPluginWithWindows } from '@ctxkit/provider-utils';
+import { expectProviderTypes } from '@ctxkit/testkit';
+import { test } from 'vitest';
 import { openaiProvider } from './openai-provider.ts';
 
-test('the provider id is a literal the typed registry keys on, with or without an id given', () => {
+test('a literal id the typed registry keys on, with or without an id given; a core ProviderPlugin whose classifyError may be told the model', () => {
   const registry = createRegistry([openaiProvider(), openaiProvider({ id: 'deepseek', baseURL: 'https://api.deepseek.com/v1' })]);
-  expectTypeOf(registry.provider('openai')).toEqualTypeOf<CtxkitProvider<'openai'>>();
-  expectTypeOf(registry.provider('deepseek').id).toEqualTypeOf<'deepseek'>();
-  // @ts-expect-error: no provider was registered under this id
-  registry.provider('anthropic');
-});
-
-test('it is a core ProviderPlugin, whose classifyError may also be told the model', () => {
-  expectTypeOf(openaiProvider()).toMatchTypeOf<ProviderPlugin<'openai'>>();
-  expectTypeOf(openaiProvider().classifyError).parameter(1).toEqualTypeOf<{ model?: string } | undefined>();
+  expectProviderTypes<ProviderPluginWithWindows<'openai'>>()(registry, { default: 'openai', named: 'deepseek', unregistered: 'anthropic' }, true);
 });

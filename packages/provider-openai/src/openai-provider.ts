@@ -1,8 +1,9 @@
 import {
-  type CtxkitProvider,
+  completeWithHostedChat,
   createHostedProvider,
   discoveredLimits,
   type HostedProviderOptions,
+  type ProviderPluginWithWindows,
   requestJson,
   requestOptionalJson,
   trimBaseURL,
@@ -51,7 +52,7 @@ interface ListedModel {
  * const deepseek = openaiProvider({ id: 'deepseek', baseURL: 'https://api.deepseek.com/v1', apiKey: process.env.DEEPSEEK_API_KEY });
  * ```
  */
-export function openaiProvider<const Id extends string = 'openai'>(options: OpenAIProviderOptions<Id> = {}): CtxkitProvider<NoInfer<Id>> {
+export function openaiProvider<const Id extends string = 'openai'>(options: OpenAIProviderOptions<Id> = {}): ProviderPluginWithWindows<NoInfer<Id>> {
   const isOpenAI = trimBaseURL(options.baseURL ?? openaiBaseURL) === openaiBaseURL;
   const maxTokensField = options.maxTokensField ?? (isOpenAI ? 'max_completion_tokens' : 'max_tokens');
   return createHostedProvider({
@@ -76,7 +77,8 @@ export function openaiProvider<const Id extends string = 'openai'>(options: Open
       return discoveredLimits(contextWindow, maxOutputTokens);
     },
     usage: openaiUsage,
-    async complete({ baseURL, model, request, call }) {
+    async complete(context) {
+      const { baseURL, model, request, call } = context;
       if (options.summaryApi === 'responses') {
         const response = await requestJson<{ output_text?: string; output?: { type?: string; content?: { type?: string; text?: string }[] }[] }>(`${baseURL}/responses`, {
           ...call,
@@ -95,18 +97,7 @@ export function openaiProvider<const Id extends string = 'openai'>(options: Open
           .map((part) => part.text ?? '')
           .join('');
       }
-      const response = await requestJson<{ choices?: { message?: { content?: string | null } }[] }>(`${baseURL}/chat/completions`, {
-        ...call,
-        body: {
-          model,
-          messages: [
-            { role: 'system', content: request.system },
-            { role: 'user', content: request.prompt },
-          ],
-          ...(request.maxOutputTokens ? { [maxTokensField]: request.maxOutputTokens } : {}),
-        },
-      });
-      return response.choices?.[0]?.message?.content ?? '';
+      return completeWithHostedChat(context, maxTokensField);
     },
   });
 }

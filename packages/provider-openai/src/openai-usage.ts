@@ -1,4 +1,5 @@
 import type { Usage } from '@ctxkit/core';
+import { lastUsage, tokenCount, usageFrom } from '@ctxkit/provider-utils';
 
 interface OpenAIUsageFields {
   prompt_tokens?: unknown;
@@ -11,21 +12,15 @@ interface OpenAIUsageFields {
   prompt_cache_hit_tokens?: unknown;
 }
 
-const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
-
 function fromFields(usage: OpenAIUsageFields | null | undefined): Usage | undefined {
   if (!usage || typeof usage !== 'object') return undefined;
   // Chat Completions says prompt/completion, Responses says input/output; cached tokens are part of the input in both.
-  const inputTokens = count(usage.prompt_tokens) ?? count(usage.input_tokens);
+  const inputTokens = tokenCount(usage.prompt_tokens) ?? tokenCount(usage.input_tokens);
   if (inputTokens === undefined) return undefined;
   const cachedInputTokens =
-    count(usage.prompt_tokens_details?.cached_tokens) ?? count(usage.input_tokens_details?.cached_tokens) ?? count(usage.prompt_cache_hit_tokens);
-  const outputTokens = count(usage.completion_tokens) ?? count(usage.output_tokens);
-  return {
-    inputTokens,
-    ...(cachedInputTokens === undefined ? {} : { cachedInputTokens }),
-    ...(outputTokens === undefined ? {} : { outputTokens }),
-  };
+    tokenCount(usage.prompt_tokens_details?.cached_tokens) ?? tokenCount(usage.input_tokens_details?.cached_tokens) ?? tokenCount(usage.prompt_cache_hit_tokens);
+  const outputTokens = tokenCount(usage.completion_tokens) ?? tokenCount(usage.output_tokens);
+  return usageFrom(inputTokens, cachedInputTokens, outputTokens);
 }
 
 /**
@@ -37,13 +32,7 @@ function fromFields(usage: OpenAIUsageFields | null | undefined): Usage | undefi
  * // { inputTokens: 1200, cachedInputTokens: 1024, outputTokens: 80 }
  */
 export function openaiUsage(response: unknown): Usage | undefined {
-  if (Array.isArray(response)) {
-    for (let index = response.length - 1; index >= 0; index--) {
-      const usage = openaiUsage(response[index]);
-      if (usage) return usage;
-    }
-    return undefined;
-  }
+  if (Array.isArray(response)) return lastUsage(response, openaiUsage);
   if (!response || typeof response !== 'object') return undefined;
   const record = response as { type?: unknown; response?: { usage?: OpenAIUsageFields }; usage?: OpenAIUsageFields; data?: unknown };
   if (typeof record.type === 'string' && record.type.startsWith('response.') && record.response) return fromFields(record.response.usage);

@@ -1,17 +1,10 @@
-import { createRegistry, type ProviderPlugin } from '@ctxkit/core';
-import type { CtxkitProvider } from '@ctxkit/provider-utils';
-import { expectTypeOf, test } from 'vitest';
+import { createRegistry } from '@ctxkit/core';
+import type { ProviderPluginWithWindows } from '@ctxkit/provider-utils';
+import { expectProviderTypes } from '@ctxkit/testkit';
+import { test } from 'vitest';
 import { openrouterProvider } from './openrouter-provider.ts';
 
-test('the provider id is a literal the typed registry keys on, with or without an id given', () => {
+test('a literal id the typed registry keys on, with or without an id given; a core ProviderPlugin whose classifyError may be told the model', () => {
   const registry = createRegistry([openrouterProvider(), openrouterProvider({ id: 'openrouter-team', appName: 'agent' })]);
-  expectTypeOf(registry.provider('openrouter')).toEqualTypeOf<CtxkitProvider<'openrouter'>>();
-  expectTypeOf(registry.provider('openrouter-team').id).toEqualTypeOf<'openrouter-team'>();
-  // @ts-expect-error: no provider was registered under this id
-  registry.provider('openai');
-});
-
-test('it is a core ProviderPlugin, whose classifyError may also be told the model', () => {
-  expectTypeOf(openrouterProvider()).toMatchTypeOf<ProviderPlugin<'openrouter'>>();
-  expectTypeOf(openrouterProvider().classifyError).parameter(1).toEqualTypeOf<{ model?: string } | undefined>();
+  expectProviderTypes<ProviderPluginWithWindows<'openrouter'>>()(registry, { default: 'openrouter', named: 'openrouter-team', unregistered: 'openai' }, true);
 });

@@ -1,10 +1,11 @@
 import {
-  type CtxkitProvider,
+  completeWithHostedChat,
   createHostedProvider,
   discoveredLimits,
   type HostedProviderOptions,
-  type RequestOptions,
+  type ProviderPluginWithWindows,
   requestJson,
+  type RequestOptions,
 } from '@ctxkit/provider-utils';
 import { openrouterCatalog } from './openrouter-catalog.ts';
 import { openrouterUsage } from './openrouter-usage.ts';
@@ -42,7 +43,7 @@ const listReuseMs = 60_000;
  * await openrouter.contextWindow('anthropic/claude-sonnet-4'); // { contextWindow: 200_000, maxOutputTokens: 64_000, source: 'discovered' }
  * ```
  */
-export function openrouterProvider<const Id extends string = 'openrouter'>(options: OpenRouterProviderOptions<Id> = {}): CtxkitProvider<NoInfer<Id>> {
+export function openrouterProvider<const Id extends string = 'openrouter'>(options: OpenRouterProviderOptions<Id> = {}): ProviderPluginWithWindows<NoInfer<Id>> {
   let list: { at: number; models: Promise<ListedModel[]> } | undefined;
   function models(url: string, call: RequestOptions): Promise<ListedModel[]> {
     if (list && Date.now() - list.at < listReuseMs) return list.models;
@@ -73,19 +74,6 @@ export function openrouterProvider<const Id extends string = 'openrouter'>(optio
       return discoveredLimits(entry.top_provider?.context_length, entry.top_provider?.max_completion_tokens) ?? discoveredLimits(entry.context_length, entry.top_provider?.max_completion_tokens);
     },
     usage: openrouterUsage,
-    async complete({ baseURL, model, request, call }) {
-      const response = await requestJson<{ choices?: { message?: { content?: string | null } }[] }>(`${baseURL}/chat/completions`, {
-        ...call,
-        body: {
-          model,
-          messages: [
-            { role: 'system', content: request.system },
-            { role: 'user', content: request.prompt },
-          ],
-          ...(request.maxOutputTokens ? { max_tokens: request.maxOutputTokens } : {}),
-        },
-      });
-      return response.choices?.[0]?.message?.content ?? '';
-    },
+    complete: (context) => completeWithHostedChat(context),
   });
 }

@@ -6,6 +6,7 @@ import { memoryStore } from '@ctxkit/core';
 import { corpusDir, corpusMissingMessage } from '@ctxkit/testkit';
 import { classifyError } from '../src/classify-error.ts';
 import { createWindowCache } from '../src/window-cache.ts';
+import { median, timePerCall } from '../../../tools/bench/measure.ts';
 
 interface Entry {
   provider: string;
@@ -15,6 +16,9 @@ interface Entry {
   limit_tokens?: number;
   body?: string;
   body_or_message?: string;
+  /** Second held-out set: `real` bodies or other projects' `tests` strings, and the kind the classifier gave before it was tuned on them. */
+  origin?: 'real' | 'tests';
+  untouched_kind?: string;
 }
 
 const dir = corpusDir();
@@ -24,6 +28,8 @@ if (!dir) {
 }
 const corpus: Entry[] = JSON.parse(readFileSync(join(dir, 'errors', 'provider-errors.json'), 'utf8'));
 const holdout: Entry[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'holdout-errors.json'), 'utf8'));
+const holdout2: Entry[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-2.json'), 'utf8'));
+const holdout3: Entry[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-3.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -48,14 +54,6 @@ function accuracy(entries: Entry[]) {
   return { kinds, numbers, numbered, total: entries.length };
 }
 
-const median = (values: number[]) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)] ?? 0;
-
-async function timeAsync(run: () => Promise<unknown>, iterations: number): Promise<number> {
-  const start = performance.now();
-  for (let index = 0; index < iterations; index++) await run();
-  return (performance.now() - start) / iterations;
-}
-
 const rounds = 9;
 const inputs = corpus.map(inputOf);
 const classifyTimes: number[] = [];
@@ -73,8 +71,8 @@ for (let round = 0; round < rounds; round++) {
   start = performance.now();
   for (let repeat = 0; repeat < 20; repeat++) for (const input of inputs) classifyError(input);
   classifyTimes.push((performance.now() - start) / (20 * inputs.length));
-  storeTimes.push(await timeAsync(() => store.getItem('windows:bench:model'), 2_000));
-  resolveTimes.push(await timeAsync(() => windows.resolve('model'), 2_000));
+  storeTimes.push(await timePerCall(() => store.getItem('windows:bench:model'), 2_000));
+  resolveTimes.push(await timePerCall(() => windows.resolve('model'), 2_000));
 }
 
 const corpusScore = accuracy(corpus);
@@ -84,6 +82,15 @@ console.log('| set | entries | kind right | token figures right |');
 console.log('|---|---:|---:|---:|');
 console.log(`| corpus (errors/provider-errors.json) | ${corpusScore.total} | ${corpusScore.kinds} | ${corpusScore.numbers} of ${corpusScore.numbered} |`);
 console.log(`| held out (src/__fixtures__/holdout-errors.json) | ${holdoutScore.total} | ${holdoutScore.kinds} | ${holdoutScore.numbers} of ${holdoutScore.numbered} |`);
+for (const origin of ['real', 'tests'] as const) {
+  const part = holdout2.filter((entry) => entry.origin === origin);
+  const score = accuracy(part);
+  const untouched = part.filter((entry) => entry.untouched_kind === undefined).length;
+  console.log(`| second held-out set, ${origin === 'real' ? 'real bodies' : 'other projects’ test strings'} (src/__fixtures__/provider-errors-holdout-2.json) | ${score.total} | ${score.kinds} (untouched: ${untouched}) | ${score.numbers} of ${score.numbered} |`);
+}
+const thirdScore = accuracy(holdout3);
+const thirdUntouched = holdout3.filter((entry) => entry.untouched_kind === undefined).length;
+console.log(`| third held-out set, real bodies (src/__fixtures__/provider-errors-holdout-3.json) | ${thirdScore.total} | ${thirdScore.kinds} (untouched: ${thirdUntouched}) | ${thirdScore.numbers} of ${thirdScore.numbered} |`);
 const classify = median(classifyTimes);
 const baseline = median(baselineTimes);
 const resolve = median(resolveTimes);

@@ -1,27 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import more from './__fixtures__/provider-errors-more.json' with { type: 'json' };
+import { expectClassifiedAsStated, type ProviderErrorEntry } from './__fixtures__/provider-error-entry.ts';
 import { classifyError } from './classify-error.ts';
 
 /** One entry of `__fixtures__/provider-errors-more.json`: a real error string and what it must classify as. */
-interface MoreEntry {
-  provider: string;
-  status: number | null;
-  kind: string;
-  body_or_message: string;
-  source: string;
+interface MoreEntry extends ProviderErrorEntry {
   /** `provider` / `tests`: tuned on; `*-holdout*`: never tuned on (see the package README). */
   set: string;
-  reported_tokens?: number;
-  limit_tokens?: number;
-  retryable?: boolean;
-  fallback?: boolean;
-  /** The provider the classifier is told about (`classifyError(error, { provider })`). */
-  provider_option?: string;
 }
 
 const entries = more as MoreEntry[];
-const classify = (entry: MoreEntry) =>
-  classifyError(entry.status === null ? entry.body_or_message : { status: entry.status, body: entry.body_or_message }, entry.provider_option ? { provider: entry.provider_option } : {});
 
 describe('classifyError on provider errors beyond the shared corpus (Moonshot, Cerebras, Bedrock, Vertex, DeepSeek, Mistral, Groq, xAI, Together, DashScope, LiteLLM, llama.cpp-derived, bare gateways) and on other projects’ test strings', () => {
   it('has entries for every provider family the issue names, each with its source', () => {
@@ -34,13 +22,7 @@ describe('classifyError on provider errors beyond the shared corpus (Moonshot, C
   });
 
   it.each(entries.map((entry, index) => [`${index} ${entry.set} ${entry.provider}: ${entry.body_or_message.slice(0, 70) || `(bare ${entry.status})`}`, entry] as const))('%s', (_name, entry) => {
-    const result = classify(entry);
-    expect(result.kind).toBe(entry.kind);
-    if (entry.limit_tokens !== undefined) expect(result.limitTokens).toBe(entry.limit_tokens);
-    // `input + max_tokens > limit` errors: the count may be the total or the input part.
-    if (entry.reported_tokens !== undefined) expect([result.reportedTokens, result.inputTokens]).toContain(entry.reported_tokens);
-    if (entry.retryable !== undefined) expect(result.retryable).toBe(entry.retryable);
-    if (entry.fallback !== undefined) expect(result.fallback).toBe(entry.fallback);
+    expectClassifiedAsStated(entry);
   });
 });
 

@@ -152,12 +152,19 @@ const longestSensibleWaitMs = 15 * 60_000;
 
 // ---- families, in the order they are tried ----
 
+// An account out of money: credits spent, a spending limit reached, a key's monthly cap (decision 0056).
+const outOfCredit =
+  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?insufficient|spending limit|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|余额不足|欠费/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length".
-const rateLimitWords =
-  /rate.?limit|throttl|\bquota|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your usage limit|insufficient (?:balance|credits?|funds)/i;
+const rateLimitWords = new RegExp(
+  String.raw`rate.?limit|throttl|\bquota|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your usage limit|insufficient (?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
+  'i',
+);
 // A quota that waiting a moment does not restore: daily caps, an exhausted balance.
-const exhaustedQuota =
-  /insufficient_quota|per ?day|daily|\b[TR]PD\b|insufficient (?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active/i;
+const exhaustedQuota = new RegExp(
+  String.raw`insufficient_quota|per ?day|daily|\b[TR]PD\b|insufficient (?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${outOfCredit.source}`,
+  'i',
+);
 // Words that make an error an overflow whatever its status: Anthropic answers 429 for a long-context
 // request the account may not send, and compacting below the standard window is what fixes it.
 const overflowWhateverStatus = /extra usage is required for long context/i;
@@ -166,12 +173,12 @@ const perRequestCap = /tokens? per request/i;
 // Input and output budget together over the window: an overflow, though a smaller output budget may fix it.
 const inputPlusOutput = /input\w*\W+(?:length\W+|tokens?\W+)?(?:\+|and)\W+max_(?:new_)?tokens\W+(?:exceed|must be|>)/i;
 const maxTokensWords = [
-  /max(?:imum)?[ _](?:new_|completion_|output_)?tokens?\b[^.]{0,40}?(?:too large|must be|exceed|>\s*\d|valid range|greater than)/i,
+  /max(?:imum)?[ _](?:new_|completion_|output_)?tokens?\b[^.]{0,40}?(?:too large|must be|should be|exceed|>\s*\d|valid range|greater than)/i,
   /maximum (?:allowed )?number of (?:output|completion) tokens/i,
   /supports at most \d+ (?:completion|output) tokens/i,
 ];
 const overflowWords = [
-  /context_length_exceeded|exceed_context_size_error|model_max_prompt_tokens_exceeded|context_?window_?exceeded|contextwindowexceeded/i,
+  /context_length_exceeded|exceed_context_size_error|model_max_prompt_tokens_exceeded|context_?window_?exceeded|contextwindowexceeded|\binput_too_large\b/i,
   /\b(?:context|prompt|input|sequence)(?:[\s_]+(?:length|window|size|limit|token count|tokens))?\W+(?:[\w'.]+\W+){0,3}?(?:exceed\w*|(?:is |are )?too (?:long|large)|greater than|longer than|overflow)/i,
   /\b(?:exceed\w*|greater than|longer than|more than)\s+(?:[\w']+\W+){0,4}?(?:context|max(?:imum)? (?:prompt |input |context |model |sequence )?length|maxlength|maximum number of tokens)/i,
   /reduce the length of (?:the |your )?(?:messages|prompt|input)/i,
@@ -181,7 +188,7 @@ const overflowWords = [
   /context (?:length|window|size) is only|reached (?:the )?(?:maximum )?context (?:length|window|size)/i,
   /\b(?:max(?:imum)?|context) (?:\w+ )?length exceeded/i,
   // Moonshot/Kimi "exceeded model token limit: N", "Input tokens exceed the configured limit of N"
-  /\bexceed\w*\s+(?:the\s+)?(?:model(?:'s)?\s+|configured\s+)?(?:token|context)\s+limit|\btokens? exceed\w*\s+(?:the\s+)?(?:model\s+|configured\s+)?limit/i,
+  /\bexceed\w*\s+(?:the\s+)?(?:model(?:'s)?\s+|configured\s+)?(?:max(?:imum)?\s+)?(?:token|context)\s+limit|\btokens? exceed\w*\s+(?:the\s+)?(?:model\s+|configured\s+)?limit/i,
   // DashScope "Range of input length should be [1, N]"
   /\binput length should be\b/i,
   // Cerebras "Current length is N while limit is M"
@@ -198,12 +205,19 @@ const overflowWords = [
   /\btoken limit (?:exceeded|reached)\b/i,
   // "The model has reached its context window limit"
   /\breached (?:its|the|your) (?:maximum )?context (?:window|length)(?: limit)?\b/i,
+  // A stated token count over a stated cap (decision 0056): "Request contains N tokens, which exceeds the
+  // limit of M" (Vertex), "Current message (N tokens) exceeds budget (M tokens)" (xAI)
+  /\b\d+ tokens?\)?,?\s+(?:which\s+)?exceed\w*\s+(?:the\s+)?(?:\w+\s+)?(?:limit|budget|maximum)\b/i,
+  // A prompt's size set against the window: "Prompt is N tokens but the model context window is M tokens"
+  /\b(?:prompt|input|request|message)\b[^.]{0,20}?\b\d+ tokens?\b[^.]{0,40}?\bcontext (?:window|length|size)\b/i,
+  // Chinese-language gateways: input or context length (or token count) over the limit
+  /(?:输入|上下文|提示词?|请求)的?(?:长度|token\s*数量?|令牌数)\S{0,4}?(?:超过|超出|过长)/,
 ];
 // Overflow words that win over a mention of max tokens ("prompt too long: max tokens exceeded").
 const promptTooLong = /\b(?:prompt|input|context) (?:is )?too long\b/i;
 // Words of a busy or overloaded service; tried after the overflow families ("too many tokens: total ... cannot exceed" is an overflow).
 const busyWords =
-  /too many tokens|please wait|out of capacity|overloaded|at capacity|capacity (?:exceeded|exhausted)|no capacity|server (?:is )?busy|high demand|try again later|temporarily unavailable|pending requests|service unavailable/i;
+  /too many tokens|please wait|out of capacity|overloaded|at capacity|capacity (?:exceeded|exhausted)|no capacity|server (?:is )?busy|high demand|try again later|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading/i;
 
 const limitPatterns = [
   /range of input length should be\s*\[\s*\d+\s*,\s*(\d+)/i,
@@ -213,17 +227,22 @@ const limitPatterns = [
   /n_ctx\W{1,3}(\d+)/i,
   /(\d+) maximum\b/i,
   /max(?:imum)? (?:prompt |input |model |sequence )?length(?: is| of)?:?\s*\(?(\d+)/i,
+  /max(?:imum)? context length of [\w.:/-]+ is (\d+)/i,
   /maxlength\W{1,3}(\d+)/i,
   /(?:tokens allowed|limit of|limit is|cannot exceed|must be <=|must not exceed|window of)\s*\(?(\d+)/i,
+  /\bbudget\W{0,3}(\d+)/i,
 ];
 const reportedPatterns = [
-  /request\s*\((\d+) tokens?\)/i,
+  /(?:request|message|prompt|input)\s*\((\d+) tokens?\)/i,
   /\bgiven:\s*(\d+)/i,
   /total of (?:at least )?(\d+)/i,
   /(?:requested tokens|requested|request contains|resulted in|token count of|token count|received|actual:|current length is|input length|prompt contains|too long|too large|n_prompt_tokens|n_keep:|contains)\W{0,3}(?:about |at least )?\(?(\d+)/i,
+  /\b(?:prompt|input|message|request) (?:is|of|has)\W{0,3}(\d+) tokens/i,
+  /\bnumber of tokens\W{0,3}(\d+)/i,
+  /\bkeep the first (\d+) tokens/i,
   /length\W{0,3}(\d+)/i,
 ];
-const maxTokensLimitPatterns = [/(?:at most|limit of|<=|less than or equal to|valid range of max_tokens is \[\d+,\s*|maximum context length is|>)\s*(\d+)/i];
+const maxTokensLimitPatterns = [/(?:at most|limit of|<=|less than or equal to|valid range of max_tokens is \[\d+,\s*|should be \[\d+,\s*|maximum context length is|>)\s*(\d+)/i];
 const maxTokensRequestedPatterns = [/(?:too large|max_tokens|you provided)\W{0,3}(\d+)/i];
 
 function overflowNumbers(text: string): Partial<ProviderErrorClassification> {
@@ -259,9 +278,18 @@ function rateLimitNumbers(text: string): Partial<ProviderErrorClassification> {
   return quota ? { limitTokens: Number(quota[1]) } : {};
 }
 
-/** A status at the start of an SDK's message ("400 status code (no body)", "429 Too Many Requests"). */
-function leadingStatus(text: string): number | undefined {
-  return asStatus(/^(?:HTTP\/?[\d.]*\s+|status:?\s*)?(\d{3})\b/i.exec(text)?.[1]);
+// A server that is not there, in the words of Node, Go, Python and Windows (decision 0056).
+const offlineWords =
+  /\bfetch failed\b|socket hang up|\bECONNREFUSED\b|network (?:error|is unreachable)|getaddrinfo|connection refused|actively refused|no connection could be made|connect call failed|cannot connect to (?:host|api|server)/i;
+// No answer in time, including exception names: ModelTimeoutException, APITimeoutError, ReadTimeout.
+const timeoutWords = /\btimed? ?out\b|\btimeout\b|timeout(?:error|exception)\b|\b(?:read|connect|write|pool)timeout\b/i;
+
+/**
+ * A status stated in an SDK's or a wrapper's message: at its start ("400 status code (no body)", "429 Too
+ * Many Requests") or as "status code 524" anywhere.
+ */
+function textStatus(text: string): number | undefined {
+  return asStatus(/^(?:HTTP\/?[\d.]*\s+|status:?\s*)?(\d{3})\b/i.exec(text)?.[1]) ?? asStatus(/\bstatus[ _]code(?: of| is)?\W{0,3}(\d{3})\b/i.exec(text)?.[1]);
 }
 
 /**
@@ -271,7 +299,7 @@ function leadingStatus(text: string): number | undefined {
 function isBare(text: string): boolean {
   const words = text
     .replace(/<[^>]*>/g, ' ')
-    .replace(/\b(?:nginx|openresty|cloudflare|apache|envoy)\b/gi, ' ')
+    .replace(/\b(?:nginx|openresty|cloudflare|apache|envoy)(?:\/[\d.]+)?/gi, ' ')
     .replace(/\b\d{3}\b|status code \(no body\)|bad request|request entity too large|payload too large|content too large/gi, ' ')
     .replace(/[\s|:().\-/]+/g, '');
   return words === '';
@@ -279,7 +307,7 @@ function isBare(text: string): boolean {
 
 function classifyText(found: NormalizedError): Partial<ProviderErrorClassification> & { kind: ProviderErrorKind } {
   const { text } = found;
-  const status = found.status ?? leadingStatus(text);
+  const status = found.status ?? textStatus(text);
   if (overflowWhateverStatus.test(text)) return { kind: 'context_overflow', ...overflowNumbers(text) };
   if ((status === 400 || status === 413) && isBare(text)) {
     // Cerebras is known to answer an overflow with a bare 400 or 413; anywhere else a bare 400 is as
@@ -324,9 +352,9 @@ function classifyNormalized(found: NormalizedError, rules: readonly ClassifierRu
     partial = { kind: 'timeout', retryable: true };
   } else if (found.failure === 'offline' || (found.networkCode !== undefined && isOfflineCode(found.networkCode))) {
     partial = { kind: 'offline', retryable: true };
-  } else if (found.status === undefined && /\bfetch failed\b|socket hang up|\bECONNREFUSED\b|network (?:error|is unreachable)|getaddrinfo/i.test(found.text)) {
+  } else if (found.status === undefined && offlineWords.test(found.text)) {
     partial = { kind: 'offline', retryable: true };
-  } else if (found.status === undefined && /\btimed? ?out\b|\btimeout\b/i.test(found.text) && !overflowWords.some((pattern) => pattern.test(found.text))) {
+  } else if (found.status === undefined && timeoutWords.test(found.text) && !overflowWords.some((pattern) => pattern.test(found.text))) {
     partial = { kind: 'timeout', retryable: true };
   } else {
     partial = classifyText(found);

@@ -4,7 +4,7 @@ import type { SummaryCompletionRequest } from './api-summarizer.ts';
 import type { ClassifierRule } from './classify-error.ts';
 import { defaultRequestTimeoutMs, type RequestOptions } from './http.ts';
 import type { CatalogLimits, CatalogLookup } from './model-catalog.ts';
-import { type CtxkitProvider, checkProviderId, createProviderPlugin } from './provider-plugin.ts';
+import { checkProviderId, createProviderPlugin, type ProviderPluginWithWindows } from './provider-plugin.ts';
 import type { DiscoveredLimits, DiscoverOptions, StoredWindow } from './window-cache.ts';
 
 /** Options every hosted-API provider takes (OpenAI, Anthropic, Gemini, OpenRouter, or your own). */
@@ -102,7 +102,7 @@ export interface HostedProviderSpec<Id extends string> {
  * @throws CtxkitError INVALID_ARGUMENT for an id that is not a name of letters, digits, `.`, `_` or `-`, or a bad window option
  * @example
  * ```ts
- * export function myApiProvider<const Id extends string = 'my-api'>(options: HostedProviderOptions<Id> = {}): CtxkitProvider<NoInfer<Id>> {
+ * export function myApiProvider<const Id extends string = 'my-api'>(options: HostedProviderOptions<Id> = {}): ProviderPluginWithWindows<NoInfer<Id>> {
  *   return createHostedProvider({
  *     id: 'my-api' as Id,
  *     defaultBaseURL: 'https://api.example.com/v1',
@@ -115,7 +115,7 @@ export interface HostedProviderSpec<Id extends string> {
  * }
  * ```
  */
-export function createHostedProvider<Id extends string>(spec: HostedProviderSpec<Id>): CtxkitProvider<Id> {
+export function createHostedProvider<Id extends string>(spec: HostedProviderSpec<Id>): ProviderPluginWithWindows<Id> {
   const { options } = spec;
   const id = (options.id ?? spec.id) as Id;
   checkProviderId(id, spec.id);

@@ -49,6 +49,7 @@ export {
   requestOptionalJson,
 } from './http.ts';
 export {
+  checkWholeNumberOption,
   createLocalProvider,
   type LocalCompletionContext,
   type LocalDiscoveredLimits,
@@ -68,16 +69,24 @@ export {
   modelCatalog,
   modelsDevCatalog,
 } from './model-catalog.ts';
-export { type CompatibleTimings, type CompatibleUsage, completeWithChatCompletions, openaiCompatibleUsage } from './openai-compatible.ts';
 export {
-  type CtxkitProvider,
+  type CompatibleTimings,
+  type CompatibleUsage,
+  completeWithChatCompletions,
+  completeWithHostedChat,
+  openaiCompatibleUsage,
+  summaryMessages,
+} from './openai-compatible.ts';
+export {
   createProviderPlugin,
   type ProviderPluginOptions,
+  type ProviderPluginWithWindows,
   type ProviderSummarizerOptions,
 } from './provider-plugin.ts';
 export { ProviderCallError, type ProviderCallErrorOptions, type ProviderCallFailure } from './provider-call-error.ts';
 export { headerValue, parseDuration, retryAfterMs } from './retry-after.ts';
 export { stripThinking } from './strip-thinking.ts';
+export { jsonObjectsOfText, lastUsage, tokenCount, usageCandidates, usageFrom } from './usage-fields.ts';
 export {
   type JsonStreamOptions,
   readJsonEvents,

@@ -2,7 +2,7 @@ import { CtxkitError, type StorePlugin, type Usage } from '@ctxkit/core';
 import type { SummaryCompletionRequest } from './api-summarizer.ts';
 import type { ClassifierRule } from './classify-error.ts';
 import type { RequestOptions } from './http.ts';
-import { type CtxkitProvider, checkProviderId, createProviderPlugin } from './provider-plugin.ts';
+import { checkProviderId, createProviderPlugin, type ProviderPluginWithWindows } from './provider-plugin.ts';
 import { stripThinking } from './strip-thinking.ts';
 import type { DiscoveredLimits } from './window-cache.ts';
 
@@ -76,8 +76,8 @@ export interface LocalCompletionContext {
   call: RequestOptions;
 }
 
-/** A provider for a model server on the user's machine or network: a {@link CtxkitProvider} plus the server it talks to. */
-export interface LocalProvider<Id extends string = string> extends CtxkitProvider<Id> {
+/** A provider for a model server on the user's machine or network: a {@link ProviderPluginWithWindows} plus the server it talks to. */
+export interface LocalProvider<Id extends string = string> extends ProviderPluginWithWindows<Id> {
   /** The server root the provider talks to. */
   readonly baseURL: string;
 }
@@ -125,6 +125,14 @@ function checkPositive(provider: string, name: string, value: number | undefined
   if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && (value > 0 || (allowZero && value === 0)))) {
     throw invalid(provider, `${name} must be a finite number ${allowZero ? 'of zero or more' : 'above zero'}, got ${String(value)}`);
   }
+}
+
+/**
+ * A provider's own count option, when given: a whole number above zero (`numCtx`, `unloadedContextLength`).
+ * @throws CtxkitError INVALID_ARGUMENT naming the option, with `source` (the provider id) as the message's source
+ */
+export function checkWholeNumberOption(source: string, name: string, value: number | undefined): void {
+  if (value !== undefined && !(Number.isInteger(value) && value > 0)) throw invalid(source, `${name} must be a whole number above zero, got ${String(value)}`);
 }
 
 // The summarizer's own timeout and the request's signal end a summary call; the call's timer is only a backstop.

@@ -1,7 +1,10 @@
 import { CtxkitError, type Usage } from '@ctxkit/core';
+import type { SummaryCompletionRequest } from './api-summarizer.ts';
+import type { HostedCompletionContext } from './hosted-provider.ts';
 import { requestJson } from './http.ts';
 import type { LocalCompletionContext } from './local-provider.ts';
 import { ProviderCallError } from './provider-call-error.ts';
+import { lastUsage, tokenCount, usageCandidates } from './usage-fields.ts';
 
 /** The usage object of an OpenAI-compatible response: Chat Completions or Responses. */
 export interface CompatibleUsage {
@@ -20,13 +23,11 @@ export interface CompatibleTimings {
   predicted_n?: number;
 }
 
-const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
-
 function usageOf(usage: CompatibleUsage): Usage | undefined {
-  const input = count(usage.prompt_tokens) ?? count(usage.input_tokens);
+  const input = tokenCount(usage.prompt_tokens) ?? tokenCount(usage.input_tokens);
   if (input === undefined) return undefined;
-  const cached = count(usage.prompt_tokens_details?.cached_tokens) ?? count(usage.input_tokens_details?.cached_tokens);
-  const output = count(usage.completion_tokens) ?? count(usage.output_tokens);
+  const cached = tokenCount(usage.prompt_tokens_details?.cached_tokens) ?? tokenCount(usage.input_tokens_details?.cached_tokens);
+  const output = tokenCount(usage.completion_tokens) ?? tokenCount(usage.output_tokens);
   return { inputTokens: input, ...(cached ? { cachedInputTokens: cached } : {}), ...(output === undefined ? {} : { outputTokens: output }) };
 }
 
@@ -40,27 +41,13 @@ function fromObject(value: unknown): Usage | undefined {
   // A Responses stream ends with `response.completed`, whose `response` carries the usage.
   if (record.response && typeof record.response === 'object') return fromObject(record.response);
   // Older llama.cpp builds stream no usage, but always their timings.
-  const evaluated = count(record.timings?.prompt_n);
+  const evaluated = tokenCount(record.timings?.prompt_n);
   if (evaluated !== undefined) {
-    const cached = count(record.timings?.cache_n) ?? 0;
-    const output = count(record.timings?.predicted_n);
+    const cached = tokenCount(record.timings?.cache_n) ?? 0;
+    const output = tokenCount(record.timings?.predicted_n);
     return { inputTokens: evaluated + cached, ...(cached ? { cachedInputTokens: cached } : {}), ...(output === undefined ? {} : { outputTokens: output }) };
   }
   return undefined;
-}
-
-function parseEvents(text: string): unknown[] {
-  const values: unknown[] = [];
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.startsWith('data:') ? raw.slice(5).trim() : raw.trim();
-    if (!line.startsWith('{')) continue;
-    try {
-      values.push(JSON.parse(line));
-    } catch {
-      // A torn or garbled event carries no usage; the last one decides.
-    }
-  }
-  return values;
 }
 
 /**
@@ -75,12 +62,34 @@ function parseEvents(text: string): unknown[] {
  * ```
  */
 export function openaiCompatibleUsage(response: unknown): Usage | undefined {
-  const values = typeof response === 'string' ? parseEvents(response) : Array.isArray(response) ? response : [response];
-  for (let index = values.length - 1; index >= 0; index--) {
-    const usage = fromObject(values[index]);
-    if (usage) return usage;
-  }
-  return undefined;
+  return lastUsage(usageCandidates(response), fromObject);
+}
+
+/** The messages of a summary call: the instructions as the system message, the transcript as the one user message. */
+export function summaryMessages(request: SummaryCompletionRequest): { role: 'system' | 'user'; content: string }[] {
+  return [
+    { role: 'system', content: request.system },
+    { role: 'user', content: request.prompt },
+  ];
+}
+
+/**
+ * One `POST {baseURL}/chat/completions` for a summary from a hosted Chat Completions API (OpenAI,
+ * OpenRouter, an OpenAI-compatible host): the answer's text, or '' when it has none.
+ * @default maxTokensField 'max_tokens' (OpenAI itself wants 'max_completion_tokens')
+ * @throws ProviderCallError for a failed call
+ */
+export async function completeWithHostedChat(context: HostedCompletionContext, maxTokensField: 'max_tokens' | 'max_completion_tokens' = 'max_tokens'): Promise<string> {
+  const { request } = context;
+  const response = await requestJson<{ choices?: { message?: { content?: string | null } }[] }>(`${context.baseURL}/chat/completions`, {
+    ...context.call,
+    body: {
+      model: context.model,
+      messages: summaryMessages(request),
+      ...(request.maxOutputTokens ? { [maxTokensField]: request.maxOutputTokens } : {}),
+    },
+  });
+  return response.choices?.[0]?.message?.content ?? '';
 }
 
 interface ChatCompletionBody {
@@ -107,10 +116,7 @@ export async function completeWithChatCompletions(context: LocalCompletionContex
     ...context.call,
     body: {
       model: context.model,
-      messages: [
-        { role: 'system', content: request.system },
-        { role: 'user', content: request.prompt },
-      ],
+      messages: summaryMessages(request),
       stream: false,
       ...(request.maxOutputTokens === undefined ? {} : { max_tokens: request.maxOutputTokens }),
     },

@@ -24,8 +24,12 @@ export interface ProviderSummarizerOptions {
   timeoutMs?: number;
 }
 
-/** A first-party provider plugin: the core contract plus its window cache and window learning. */
-export interface CtxkitProvider<Id extends string = string> extends ProviderPlugin<Id> {
+/**
+ * What {@link createProviderPlugin} builds: a `ProviderPlugin` (the one provider contract, in
+ * `@ctxkit/core`) whose window cache and window learning are visible to the host. Not a second contract:
+ * anything that takes a provider takes a `ProviderPlugin`, and this is one.
+ */
+export interface ProviderPluginWithWindows<Id extends string = string> extends ProviderPlugin<Id> {
   /** The windows of this provider's models, per model: resolve, learn, remember, refresh, forget. */
   readonly windows: WindowCache;
   /**
@@ -70,7 +74,7 @@ function modelOf(error: unknown): string | undefined {
  * });
  * ```
  */
-export function createProviderPlugin<Id extends string>(options: ProviderPluginOptions<Id>): CtxkitProvider<Id> {
+export function createProviderPlugin<Id extends string>(options: ProviderPluginOptions<Id>): ProviderPluginWithWindows<Id> {
   checkProviderId(options.id, 'provider-utils');
   const windows = createWindowCache({ ...options.windows, provider: options.windows.provider ?? options.id });
   const rules = options.rules ?? [];

@@ -9,7 +9,7 @@ import { createWindowCache, type DiscoverLimits, discoveredLimits } from './wind
 
 const catalog = modelCatalog({ 'big-model': { contextWindow: 200_000, maxOutputTokens: 64_000 } });
 
-describe('createWindowCache', () => {
+describe('createWindowCache: sources, restarts and discovery', () => {
   it('answers configured > discovered > catalog > default, each with its source', async () => {
     const discover: DiscoverLimits = async (model) => (model === 'local' ? { contextWindow: 40_960, maxOutputTokens: 8_192 } : undefined);
     const windows = createWindowCache({ provider: 'p', discover, catalog, configured: { pinned: 12_000 } });
@@ -89,7 +89,9 @@ describe('createWindowCache', () => {
     expect(await second.refresh('other')).toEqual({ contextWindow: 4_096, source: 'discovered' });
     expect(seen[1]).toBeUndefined();
   });
+});
 
+describe('createWindowCache: keys, deadlines, refresh, learning and failures', () => {
   it('encodes model ids in store keys: a path-like id persists in a file store, and ids a store would cut stay apart', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ctxkit-windows-'));
     const windows = new Map<string, number>([

@@ -130,6 +130,56 @@ function wait<T>(promise: Promise<T>, milliseconds: number, signal?: AbortSignal
   });
 }
 
+function reportFailure(onError: WindowCacheOptions['onError'], error: unknown, model: string): void {
+  try {
+    onError?.(error, model);
+  } catch {
+    // A failing listener must not break window lookups.
+  }
+}
+
+function checkModelId(provider: string, model: unknown): void {
+  if (typeof model !== 'string' || model === '') {
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: provider, message: `contextWindow(model) needs a model id, got ${JSON.stringify(model)}` });
+  }
+}
+
+function configuredLimits(options: WindowCacheOptions, model: string): CatalogLimits | undefined {
+  const entry = options.configured?.[model];
+  if (entry === undefined) return undefined;
+  return typeof entry === 'number' ? { contextWindow: entry } : entry;
+}
+
+/** The limits a record stands for: configured > learned > discovered > catalog > default. */
+function composeLimits(options: WindowCacheOptions, defaultWindow: number, model: string, record: StoredWindow): ModelLimits {
+  const configured = configuredLimits(options, model);
+  if (configured) return { ...configured, source: 'configured' };
+  const catalog = options.catalog?.(model);
+  const base: ModelLimits = record.discovered
+    ? {
+        contextWindow: record.discovered.contextWindow,
+        ...(record.discovered.maxOutputTokens === undefined ? {} : { maxOutputTokens: record.discovered.maxOutputTokens }),
+        source: 'discovered',
+      }
+    : catalog
+      ? { ...catalog, source: 'catalog' }
+      : { contextWindow: defaultWindow, source: 'default' };
+  if (!record.learned) return base;
+  const maxOutputTokens = base.maxOutputTokens === undefined ? undefined : Math.min(base.maxOutputTokens, record.learned.contextWindow);
+  return { contextWindow: record.learned.contextWindow, ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }), source: 'learned' };
+}
+
+/** A copy of the record with what discovery found at `at`. */
+function withDiscovered(stored: StoredWindow, limits: DiscoveredLimits, at: number): StoredWindow {
+  const record = { ...stored };
+  const discovered = { contextWindow: limits.contextWindow, ...(limits.maxOutputTokens ? { maxOutputTokens: limits.maxOutputTokens } : {}), at };
+  // A learned limit corrected what was advertised then; a change in what discovery reports means the
+  // server changed (a reload with a larger context), and the old lesson no longer holds.
+  if (record.learned && record.discovered && record.discovered.contextWindow !== discovered.contextWindow) delete record.learned;
+  record.discovered = discovered;
+  return record;
+}
+
 /**
  * A window cache for one provider: the piece that makes windows follow the model actually serving each
  * request, keeps what discovery found across restarts, and learns real limits from overflow errors.
@@ -152,13 +202,7 @@ export function createWindowCache(options: WindowCacheOptions): WindowCache {
   checkPositive('discoveryDeadlineMs', discoveryDeadlineMs);
   checkPositive('refreshIntervalMs', refreshIntervalMs, true);
   const now = options.now ?? Date.now;
-  const report = (error: unknown, model: string) => {
-    try {
-      options.onError?.(error, model);
-    } catch {
-      // A failing listener must not break window lookups.
-    }
-  };
+  const report = (error: unknown, model: string) => reportFailure(options.onError, error, model);
   // The last record seen per model: used when the store fails, and to skip writes that change nothing.
   const known = new Map<string, StoredWindow>();
   const inFlight = new Map<string, Promise<StoredWindow | undefined>>();
@@ -188,29 +232,7 @@ export function createWindowCache(options: WindowCacheOptions): WindowCache {
     }
   }
 
-  function configuredFor(model: string): CatalogLimits | undefined {
-    const entry = options.configured?.[model];
-    if (entry === undefined) return undefined;
-    return typeof entry === 'number' ? { contextWindow: entry } : entry;
-  }
-
-  function compose(model: string, record: StoredWindow): ModelLimits {
-    const configured = configuredFor(model);
-    if (configured) return { ...configured, source: 'configured' };
-    const catalog = options.catalog?.(model);
-    const base: ModelLimits = record.discovered
-      ? {
-          contextWindow: record.discovered.contextWindow,
-          ...(record.discovered.maxOutputTokens === undefined ? {} : { maxOutputTokens: record.discovered.maxOutputTokens }),
-          source: 'discovered',
-        }
-      : catalog
-        ? { ...catalog, source: 'catalog' }
-        : { contextWindow: defaultWindow, source: 'default' };
-    if (!record.learned) return base;
-    const maxOutputTokens = base.maxOutputTokens === undefined ? undefined : Math.min(base.maxOutputTokens, record.learned.contextWindow);
-    return { contextWindow: record.learned.contextWindow, ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }), source: 'learned' };
-  }
+  const compose = (model: string, record: StoredWindow) => composeLimits(options, defaultWindow, model, record);
 
   function discover(model: string): Promise<StoredWindow | undefined> {
     const running = inFlight.get(model);
@@ -227,12 +249,7 @@ export function createWindowCache(options: WindowCacheOptions): WindowCache {
           new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true })),
         ]);
         if (!limits || !(limits.contextWindow > 0)) return undefined;
-        const record = { ...(await load(model)) };
-        const discovered = { contextWindow: limits.contextWindow, ...(limits.maxOutputTokens ? { maxOutputTokens: limits.maxOutputTokens } : {}), at: now() };
-        // A learned limit corrected what was advertised then; a change in what discovery reports means the
-        // server changed (a reload with a larger context), and the old lesson no longer holds.
-        if (record.learned && record.discovered && record.discovered.contextWindow !== discovered.contextWindow) delete record.learned;
-        record.discovered = discovered;
+        const record = withDiscovered(await load(model), limits, now());
         await save(model, record);
         return record;
       } catch (error) {
@@ -250,10 +267,8 @@ export function createWindowCache(options: WindowCacheOptions): WindowCache {
   return {
     keyOf,
     async resolve(model, resolveOptions = {}) {
-      if (typeof model !== 'string' || model === '') {
-        throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: options.provider, message: `contextWindow(model) needs a model id, got ${JSON.stringify(model)}` });
-      }
-      if (configuredFor(model)) return compose(model, {});
+      checkModelId(options.provider, model);
+      if (configuredLimits(options, model)) return compose(model, {});
       let record = await load(model);
       if (options.discover) {
         if (!record.discovered) {

@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CtxkitError, type Message } from '@ctxkit/core';
+import type { Message } from '@ctxkit/core';
 import { ProviderCallError, readJsonEvents, request, requestJson } from '@ctxkit/provider-utils';
 import { fileStore } from '@ctxkit/store';
-import { closeTestServers, fixtureReader, type RecordedRequest, refusedURL, sendJson, sendStream, startTestServer, type TestServer } from '@ctxkit/testkit';
+import { closeTestServers, fixtureReader, type RecordedRequest, runProviderConformance, sendJson, sendStream, startTestServer, type TestServer } from '@ctxkit/testkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { vllmProvider } from './vllm-provider.ts';
 import type { VllmModelsResponse } from './vllm-window.ts';
@@ -20,11 +17,7 @@ interface VllmState {
   apiKey?: string;
 }
 
-const folders: string[] = [];
-afterEach(async () => {
-  await closeTestServers();
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
+afterEach(closeTestServers);
 
 async function vllmServer(state: VllmState): Promise<TestServer> {
   const server = await startTestServer(async (request, response) => {
@@ -38,12 +31,6 @@ async function vllmServer(state: VllmState): Promise<TestServer> {
 }
 
 const served = () => structuredClone(fixtureJson<VllmModelsResponse>('v1-models.json'));
-
-function temporaryFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'ctxkit-vllm-'));
-  folders.push(folder);
-  return folder;
-}
 
 const transcript: Message[] = [
   { role: 'system', content: 'You are a coding agent.' },
@@ -84,29 +71,19 @@ describe('vllmProvider: the window of the model serving the request', () => {
     expect(await vllm.contextWindow('Qwen/Qwen3-8B')).toEqual({ contextWindow: 4096, source: 'default' });
     await vi.waitFor(() => expect(errors.map(String).join()).toMatch(/serves no model "Qwen\/Qwen3-8B" \(it serves: Qwen\/Qwen2.5-Coder-32B-Instruct, sql-lora\)/));
   });
+});
 
-  it('keeps a discovered window across a restart, over a file store, with the server down', async () => {
-    const folder = temporaryFolder();
-    const server = await vllmServer({ models: served() });
-    expect((await vllmProvider({ baseURL: server.url, store: fileStore(folder) }).contextWindow(coder)).contextWindow).toBe(32_768);
-    await server.close();
-    expect(await vllmProvider({ baseURL: server.url, store: fileStore(folder) }).contextWindow(coder)).toEqual({ contextWindow: 32_768, source: 'discovered' });
-  });
-
-  it('answers with the default on a refused connection, a hang, or a body that is not JSON, and reports why', async () => {
-    const hang = await startTestServer(() => undefined);
-    const garbled = await startTestServer((_request, response) => sendJson(response, 200, '{"object":"list","data":[{"id":'));
-    for (const [baseURL, failure] of [
-      [await refusedURL(), 'offline'],
-      [hang.url, 'timeout'],
-      [garbled.url, 'malformed'],
-    ] as const) {
-      const errors: unknown[] = [];
-      const vllm = vllmProvider({ baseURL, discoveryTimeoutMs: 50, requestTimeoutMs: 200, onError: (error) => errors.push(error) });
-      expect(await vllm.contextWindow(coder)).toEqual({ contextWindow: 4096, source: 'default' });
-      await vi.waitFor(() => expect(errors.some((error) => ProviderCallError.isInstance(error) && error.failure === failure)).toBe(true));
-    }
-  });
+runProviderConformance({
+  name: 'vllmProvider',
+  create: ({ quick, ...settings }) => vllmProvider({ ...settings, ...(quick ? { discoveryTimeoutMs: 50, requestTimeoutMs: 200 } : {}) }),
+  model: coder,
+  serve: () => vllmServer({ models: served() }),
+  discovered: { contextWindow: 32_768, source: 'discovered' },
+  undiscovered: { contextWindow: 4096, source: 'default' },
+  cutShort: { discovery: '{"object":"list","data":[{"id":', answer: '{"id":"chatcmpl-1","choices":[' },
+  callError: ProviderCallError,
+  fileStore,
+  refreshesOnEveryCall: true,
 });
 
 describe('vllmProvider: usage, errors and learned windows', () => {
@@ -167,20 +144,5 @@ describe('vllmProvider: the summarizer', () => {
     server.handle((request, response) => (request.path === '/v1/models' ? sendJson(response, 200, served()) : sendJson(response, 400, fixture('error-context-length.json'))));
     const error = await vllm.summarizer('sql-lora').summarize({ messages: transcript, instructions: 'Summarize.' }).catch((failure: unknown) => failure);
     expect(vllm.classifyError(error)).toMatchObject({ kind: 'context_overflow', limitTokens: 32_768 });
-  });
-
-  it('times out on a hang, fails on a refused connection and on malformed JSON, each classified', async () => {
-    const hang = await vllmServer({ models: served(), chat: () => undefined });
-    const garbled = await vllmServer({ models: served(), chat: (_request, response) => sendJson(response, 200, '{"id":"chatcmpl-1","choices":[') });
-    const cases = [
-      [vllmProvider({ baseURL: hang.url, summaryTimeoutMs: 150 }), 'timeout'],
-      [vllmProvider({ baseURL: await refusedURL() }), 'offline'],
-      [vllmProvider({ baseURL: garbled.url }), 'other'],
-    ] as const;
-    for (const [vllm, kind] of cases) {
-      const error = await vllm.summarizer(coder).summarize({ messages: transcript, instructions: 'Summarize.' }).catch((failure: unknown) => failure);
-      expect(CtxkitError.isInstance(error)).toBe(true);
-      expect(vllm.classifyError(error)).toMatchObject({ kind, fallback: true });
-    }
   });
 });

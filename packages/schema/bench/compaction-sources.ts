@@ -5,8 +5,8 @@ import { corpusDir } from '@ctxkit/testkit';
 import { o200kTokenizer } from '../test/o200k-tokenizer.ts';
 import { ajvCompiler } from '../test/ajv-compiler.ts';
 import { normalizeToolsInput } from '../src/normalize-tools-input.ts';
-import { schemaBench } from '../src/schema-bench.ts';
-import { checkToolsAgreement } from '../src/validation-agreement.ts';
+import { schemaBench } from '../src/bench/schema-bench.ts';
+import { checkToolsAgreement } from '../src/bench/validation-agreement.ts';
 
 const fixtures = join(import.meta.dirname, '..', 'src', '__fixtures__');
 const sources: [string, unknown[]][] = [];

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { corpusDir } from '@ctxkit/testkit';
-import { measureRetrieval, type RetrievalQuery } from '../src/measure-retrieval.ts';
+import { measureRetrieval, type RetrievalQuery } from '../src/bench/measure-retrieval.ts';
 import { defaultStopWords, splitWords } from '../src/search-terms.ts';
 import { createToolSearch, type ToolSearchOptions } from '../src/tool-search.ts';
 

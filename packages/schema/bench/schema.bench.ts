@@ -16,9 +16,10 @@
 // Sections 1-3 are deterministic; only sections 4 and 5 depend on the machine.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { corpusDir, corpusMissingMessage } from '@ctxkit/testkit';
-import { type CompactToolsOptions, checkToolsAgreement, compactTools, createToolSearch, normalizeToolsInput, schemaBench } from '../src/index.ts';
+import { checkToolsAgreement, schemaBench } from '../src/bench/index.ts';
+import { type CompactToolsOptions, compactTools, createToolSearch, normalizeToolsInput } from '../src/index.ts';
+import { interleavedRounds, median, roundRatios } from '../../../tools/bench/measure.ts';
 import { ajvCompiler } from '../test/ajv-compiler.ts';
 import { o200kTokenizer } from '../test/o200k-tokenizer.ts';
 
@@ -169,34 +170,11 @@ const tasks: Record<string, () => unknown> = {
   'count o200k tokens of every tool': () => everyText.reduce((sum, text) => sum + tokenizer.count(text), 0),
 };
 const rounds = 15;
-/** Runs the tasks `rounds` times in rotating order (after one warm-up each): the times of each round by task name. */
-function interleaved(timed: Record<string, () => unknown>): Record<string, number>[] {
-  const names = Object.keys(timed);
-  for (const task of Object.values(timed)) task();
-  const perRound: Record<string, number>[] = [];
-  for (let round = 0; round < rounds; round++) {
-    const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
-    const times: Record<string, number> = {};
-    for (const name of order) {
-      globalThis.gc?.();
-      const start = performance.now();
-      timed[name]!();
-      times[name] = performance.now() - start;
-    }
-    perRound.push(times);
-  }
-  return perRound;
-}
-const timesOf = (perRound: Record<string, number>[], name: string) => perRound.map((times) => times[name]!);
-const compactionRounds = interleaved(tasks);
-const samples: Record<string, number[]> = Object.fromEntries(Object.keys(tasks).map((name) => [name, timesOf(compactionRounds, name)]));
-const ratios = compactionRounds.map((times) => times.compactTools! / times['structuredClone (baseline)']!);
-const countRatios = compactionRounds.map((times) => times.compactTools! / times['count o200k tokens of every tool']!);
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
+/** The tasks `rounds` times in rotating order, after one warm-up each, garbage collected before each: the times by task name. */
+const interleaved = (timed: Record<string, () => unknown>) => interleavedRounds(timed, { rounds, order: 'rotate', warmUp: true, collect: true });
+const samples = await interleaved(tasks);
+const ratios = roundRatios(samples.compactTools!, samples['structuredClone (baseline)']!);
+const countRatios = roundRatios(samples.compactTools!, samples['count o200k tokens of every tool']!);
 console.log(`| task (${allTools} tools, ${thousands(everyText.join('').length)} characters) | median ms |\n|---|---:|`);
 for (const [name, values] of Object.entries(samples)) console.log(`| ${name} | ${median(values).toFixed(1)} |`);
 console.log(
@@ -211,10 +189,9 @@ const searchTasks: Record<string, () => unknown> = {
   'createToolSearch over the tools': () => createToolSearch(everyTool),
   '100 searches, limit 5': () => requests.map((request) => searchIndex.search(request, { limit: 5 })),
 };
-const searchRounds = interleaved(searchTasks);
-const searchSamples: Record<string, number[]> = Object.fromEntries(Object.keys(searchTasks).map((name) => [name, timesOf(searchRounds, name)]));
-const buildRatios = searchRounds.map((times) => times['createToolSearch over the tools']! / times['structuredClone of the tools (baseline)']!);
-const searchRatios = searchRounds.map((times) => times['100 searches, limit 5']! / times['structuredClone of the tools (baseline)']!);
+const searchSamples = await interleaved(searchTasks);
+const buildRatios = roundRatios(searchSamples['createToolSearch over the tools']!, searchSamples['structuredClone of the tools (baseline)']!);
+const searchRatios = roundRatios(searchSamples['100 searches, limit 5']!, searchSamples['structuredClone of the tools (baseline)']!);
 console.log(`| task (${allTools} tools) | median ms |\n|---|---:|`);
 for (const [name, values] of Object.entries(searchSamples)) console.log(`| ${name} | ${median(values).toFixed(2)} |`);
 console.log(

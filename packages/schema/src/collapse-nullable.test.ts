@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ajvCompiler } from '../test/ajv-compiler.ts';
 import { collapseNullable } from './collapse-nullable.ts';
 import { compactToolSchema } from './compact-tool-schema.ts';
-import { generateInstances } from './generate-instances.ts';
-import { checkValidationAgreement } from './validation-agreement.ts';
+import { generateInstances } from './bench/generate-instances.ts';
+import { checkValidationAgreement } from './bench/validation-agreement.ts';
 
 const optional = (inner: Record<string, unknown>, outer: Record<string, unknown> = {}) => ({ anyOf: [inner, { type: 'null' }], default: null, title: 'Field', ...outer });
 

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ajvCompiler } from '../test/ajv-compiler.ts';
 import type { CompactionWarning } from './compaction-warning.ts';
 import { compactSchemaChecked, compactToolSchema } from './compact-tool-schema.ts';
-import { generateInstances } from './generate-instances.ts';
+import { generateInstances } from './bench/generate-instances.ts';
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {

@@ -2,7 +2,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { compactToolSchema } from './compact-tool-schema.ts';
 import { compactTools } from './compact-tools.ts';
 import { normalizeToolsInput } from './normalize-tools-input.ts';
-import { schemaBench } from './schema-bench.ts';
+import { schemaBench } from './bench/schema-bench.ts';
 import type { AnthropicTool, McpTool, OpenAIChatTool, ToolDefinition } from './tool-shapes.ts';
 
 describe('compactTools types', () => {

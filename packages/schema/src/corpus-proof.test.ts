@@ -7,8 +7,8 @@ import { o200kTokenizer } from '../test/o200k-tokenizer.ts';
 import type { CompactionWarning } from './compaction-warning.ts';
 import { type CompactToolsOptions, compactTools } from './compact-tools.ts';
 import { normalizeToolsInput } from './normalize-tools-input.ts';
-import { schemaBench } from './schema-bench.ts';
-import { checkToolsAgreement } from './validation-agreement.ts';
+import { schemaBench } from './bench/schema-bench.ts';
+import { checkToolsAgreement } from './bench/validation-agreement.ts';
 
 // The proof of issue 5: over every tool of the shared corpus, the compacted schema gives the same
 // verdict as the original on generated valid and invalid instances, in every compaction mode.

@@ -6,8 +6,8 @@ import { o200kTokenizer } from '../test/o200k-tokenizer.ts';
 import type { CompactionWarning } from './compaction-warning.ts';
 import { type CompactToolsOptions, compactTools } from './compact-tools.ts';
 import { normalizeToolsInput } from './normalize-tools-input.ts';
-import { schemaBench } from './schema-bench.ts';
-import { checkToolsAgreement } from './validation-agreement.ts';
+import { schemaBench } from './bench/schema-bench.ts';
+import { checkToolsAgreement } from './bench/validation-agreement.ts';
 
 // Tool sets of shapes the shared corpus lacks (FastMCP / Pydantic, function-calling-benchmark docs),
 // written for this repository from public documentation; each file names its source.

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { corpusDir, corpusMissingMessage } from '@ctxkit/testkit';
 import { describe, expect, it } from 'vitest';
 import { o200kTokenizer } from '../test/o200k-tokenizer.ts';
-import { deferBench } from './defer-bench.ts';
-import { measureRetrieval, type RetrievalQuery } from './measure-retrieval.ts';
+import { deferBench } from './bench/defer-bench.ts';
+import { measureRetrieval, type RetrievalQuery } from './bench/measure-retrieval.ts';
 import { createToolSearch } from './tool-search.ts';
 
 // Regression guards for the figures in docs/benchmarks.md (issue 12), on the shared corpus.

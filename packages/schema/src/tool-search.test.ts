@@ -1,6 +1,6 @@
 import { CtxkitError } from '@ctxkit/core';
 import { describe, expect, it } from 'vitest';
-import { measureRetrieval } from './measure-retrieval.ts';
+import { measureRetrieval } from './bench/measure-retrieval.ts';
 import { createToolSearch, toolSearchText } from './tool-search.ts';
 
 const mcp = [

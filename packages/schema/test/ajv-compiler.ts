@@ -1,7 +1,8 @@
 import Ajv, { type Options } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { CompileSchema, SchemaDialect } from '../src/index.ts';
+import type { CompileSchema } from '../src/bench/index.ts';
+import type { SchemaDialect } from '../src/index.ts';
 
 /** A schema ajv would not compile in strict mode, and the lenient compile that was used instead. */
 export interface StrictnessNote {

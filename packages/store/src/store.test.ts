@@ -16,6 +16,11 @@ describe('fileStore', () => {
     await again.removeItem('windows:ollama:llama3.1:8b');
     expect(await fileStore(dir).getItem('windows:ollama:llama3.1:8b')).toBeNull();
   });
+
+  it('names itself "file", not after the library underneath', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ctxkit-store-'));
+    expect(fileStore(dir)).toMatchObject({ kind: 'store', id: 'file', specificationVersion: 'v1' });
+  });
 });
 
 describe('unstorageStore', () => {

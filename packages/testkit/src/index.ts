@@ -20,6 +20,13 @@ export { createTierContext } from './tier-context.ts';
 export { type TranscriptArbitraryOptions, transcriptArbitrary } from './transcript-arbitrary.ts';
 export { corpusDir, corpusMissingMessage, listTrajectories, parseTrajectory, readTrajectory } from './corpus.ts';
 export {
+  type ConformingProvider,
+  type ProviderConformanceOptions,
+  type ProviderConformanceSettings,
+  runProviderConformance,
+} from './provider-conformance.ts';
+export { expectProviderTypes, type ProviderTypeCheck, type ProviderTypeIds } from './provider-types.ts';
+export {
   type ProviderErrorCorpusOptions,
   type ProviderErrorEntry,
   providerErrorInput,

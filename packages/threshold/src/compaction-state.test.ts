@@ -18,11 +18,8 @@ describe('CompactionState: circuit breaker', () => {
 
   it('a success in between resets the count', () => {
     const state = createCompactionState();
-    state.recordAttempt(100, 100);
-    state.recordAttempt(100, 120);
-    state.recordAttempt(100, 60);
-    state.recordAttempt(100, 100);
-    state.recordAttempt(100, 100);
+    // fail, fail, succeed, fail, fail: the success resets the count to 0, so only the last two count.
+    for (const after of [100, 120, 60, 100, 100]) state.recordAttempt(100, after);
     expect(state.snapshot()).toMatchObject({ open: false, consecutiveFailures: 2, attempts: 5, successes: 1 });
   });
 
@@ -48,11 +45,17 @@ describe('CompactionState: circuit breaker', () => {
   });
 });
 
+/** A state that saw a step of 120 tokens over a threshold of 100 and compacted it to `after`. */
+function compactedOnce(after: number) {
+  const state = createCompactionState();
+  state.observe(120, 100);
+  state.recordAttempt(120, after);
+  return state;
+}
+
 describe('CompactionState: refill', () => {
   it('records a refill when the transcript is back over the threshold within 2 steps of a compaction', () => {
-    const state = createCompactionState();
-    state.observe(120, 100);
-    state.recordAttempt(120, 50);
+    const state = compactedOnce(50);
     expect(state.observe(90, 100).refill).toBe(false);
     expect(state.observe(130, 100).refill).toBe(true);
     expect(state.snapshot().refills).toBe(1);
@@ -61,9 +64,7 @@ describe('CompactionState: refill', () => {
   });
 
   it('does not count a return over the threshold after 2 steps', () => {
-    const state = createCompactionState();
-    state.observe(120, 100);
-    state.recordAttempt(120, 50);
+    const state = compactedOnce(50);
     state.observe(60, 100);
     state.observe(80, 100);
     expect(state.observe(130, 100).refill).toBe(false);
@@ -71,9 +72,7 @@ describe('CompactionState: refill', () => {
   });
 
   it('a failed compaction is not followed by refills', () => {
-    const state = createCompactionState();
-    state.observe(120, 100);
-    state.recordAttempt(120, 120);
+    const state = compactedOnce(120);
     expect(state.observe(125, 100).refill).toBe(false);
   });
 

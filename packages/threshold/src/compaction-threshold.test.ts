@@ -1,24 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compactionTarget, compactionThreshold, thresholdBreakdown } from './compaction-threshold.ts';
+import { compactionTarget, compactionThreshold, type ThresholdBound, thresholdBreakdown } from './compaction-threshold.ts';
 
 describe('compactionThreshold (DESIGN.md §6)', () => {
-  it.each([
-    [200_000, 0, 100_000],
-    [2_000_000, 0, 128_000],
-    [32_000, 0, 16_000],
-    [272_000, 256_000, 128_000],
-    [1_000_000, 500_000, 128_000],
-    [4_096, 0, 2_048],
-    [8_192, 0, 4_096],
-    [8_192, 8_192, 4_096],
-    [1_000, 0, 500],
-    [3_000, 100, 2_000],
-    [128_000, 4_096, 64_000],
-    [16_000, 12_000, 8_000],
-    [10_000, 0, 5_000],
-  ])('window %i with max output %i compacts at %i', (window, maxOutput, expected) => {
-    expect(compactionThreshold(window, maxOutput)).toBe(expected);
+  // [window, max output, threshold], grouped by the bound thresholdBreakdown says decided it.
+  const decided: { rule: string; bound: ThresholdBound; cases: [number, number, number][] }[] = [
+    { rule: 'half the window', bound: 'fraction', cases: [[200_000, 0, 100_000], [32_000, 0, 16_000], [128_000, 4_096, 64_000], [16_000, 12_000, 8_000], [10_000, 0, 5_000]] },
+    { rule: 'half a window too small for the 2,000 floor', bound: 'fraction', cases: [[4_096, 0, 2_048], [8_192, 0, 4_096], [8_192, 8_192, 4_096], [1_000, 0, 500]] },
+    { rule: 'half the window capped at 256,000', bound: 'cap', cases: [[2_000_000, 0, 128_000], [272_000, 256_000, 128_000], [1_000_000, 500_000, 128_000]] },
+    { rule: 'the 2,000 floor', bound: 'floor', cases: [[3_000, 100, 2_000]] },
+  ];
+  it.each(decided)('$rule gives the threshold of each window and max output', ({ bound, cases }) => {
+    for (const [window, maxOutput, expected] of cases) {
+      expect(compactionThreshold(window, maxOutput), `window ${window} with max output ${maxOutput}`).toBe(expected);
+      expect(thresholdBreakdown(window, maxOutput).bound, `window ${window} with max output ${maxOutput}`).toBe(bound);
+    }
   });
 
   it('keeps room for a large answer: the reserve bounds the threshold', () => {

@@ -3,6 +3,7 @@
 // Run: npx -y pnpm@12.4.2 bench images   (from the workspace root)
 import { type Message, segmentRounds, type TierContext, textOf } from '@ctxkit/core';
 import { createTierContext } from '@ctxkit/testkit';
+import { interleavedRounds, median } from '../../../tools/bench/measure.ts';
 import { imageStripTier } from '../src/index.ts';
 
 const rounds = 9;
@@ -38,18 +39,6 @@ function context(messages: readonly Message[]): TierContext {
   return createTierContext({ messages, protectedStart: segmentRounds(messages).at(-6)?.start ?? messages.length, count });
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-async function time(run: () => unknown): Promise<number> {
-  const start = performance.now();
-  for (let index = 0; index < repeats; index++) await run();
-  return (performance.now() - start) / repeats;
-}
-
 const tier = imageStripTier();
 const lines: string[] = [];
 let worst = 0;
@@ -60,12 +49,10 @@ for (const steps of [20, 60, 150]) {
   const after = outcome.status === 'applied' ? count(outcome.messages) : before;
   const bytesBefore = JSON.stringify(messages).length;
   const bytesAfter = outcome.status === 'applied' ? JSON.stringify(outcome.messages).length : bytesBefore;
-  const baseline: number[] = [];
-  const strip: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    baseline.push(await time(() => JSON.stringify(messages)));
-    strip.push(await time(() => tier.apply(messages, context(messages))));
-  }
+  const { baseline, strip } = await interleavedRounds(
+    { baseline: () => JSON.stringify(messages), strip: () => tier.apply(messages, context(messages)) },
+    { rounds, calls: repeats },
+  );
   const ratio = median(strip) / median(baseline);
   worst = Math.max(worst, ratio);
   lines.push(

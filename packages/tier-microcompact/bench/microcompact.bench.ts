@@ -3,6 +3,7 @@
 // Run: npx -y pnpm@12.4.2 bench microcompact   (from the workspace root)
 import { type Message, memoryStore, segmentRounds, type TierContext } from '@ctxkit/core';
 import { approximateCount, corpusDir, corpusMissingMessage, createTierContext, listTrajectories, readTrajectory } from '@ctxkit/testkit';
+import { interleavedRounds, median } from '../../../tools/bench/measure.ts';
 import { createRestoreHandler, microcompactTier } from '../src/index.ts';
 
 if (!corpusDir()) {
@@ -16,18 +17,6 @@ const repeats = 20;
 function context(messages: readonly Message[], store = memoryStore()): TierContext {
   const all = segmentRounds(messages);
   return createTierContext({ messages, protectedStart: all.at(-6)?.start ?? messages.length, store });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-async function time(run: () => unknown | Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  for (let index = 0; index < repeats; index++) await run();
-  return (performance.now() - start) / repeats;
 }
 
 const tier = microcompactTier();
@@ -58,14 +47,14 @@ for (const file of listTrajectories()) {
   );
 
   // Interleaved rounds: baseline, first compaction (fresh store), steady state (same history again, stubs reused).
-  const baseline: number[] = [];
-  const first: number[] = [];
-  const steady: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    baseline.push(await time(() => JSON.stringify(messages)));
-    first.push(await time(() => tier.apply(messages, context(messages))));
-    steady.push(await time(() => tier.apply(messages, context(messages, store))));
-  }
+  const { baseline, first, steady } = await interleavedRounds(
+    {
+      baseline: () => JSON.stringify(messages),
+      first: () => tier.apply(messages, context(messages)),
+      steady: () => tier.apply(messages, context(messages, store)),
+    },
+    { rounds, calls: repeats },
+  );
   const ratio = median(first) / median(baseline);
   const steadyRatio = median(steady) / median(baseline);
   worstRatio = Math.max(worstRatio, ratio);

@@ -6,6 +6,7 @@
 // Run: npx -y pnpm@12.4.2 bench chunking   (from the workspace root)
 import { type Message, type SummarizeRequest, segmentRounds, type TierContext, textOf } from '@ctxkit/core';
 import { approximateCount, corpusDir, corpusMissingMessage, createTierContext, listTrajectories, readTrajectory, scriptedSummarizer } from '@ctxkit/testkit';
+import { costAgainstStringify, printStringifyCostTable, stringifyCostRow } from '../../../tools/bench/measure.ts';
 import { summaryTier } from '../src/index.ts';
 import { keyTerms } from '@ctxkit/summarize';
 
@@ -21,18 +22,6 @@ const repeats = 5;
 
 function context(messages: readonly Message[], summarizer: TierContext['summarizer']): TierContext {
   return createTierContext({ messages, protectedStart: segmentRounds(messages).at(-6)?.start ?? messages.length, targetTokens: 9_600, countText, ...(summarizer ? { summarizer } : {}) });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-async function time(run: () => unknown): Promise<number> {
-  const start = performance.now();
-  for (let index = 0; index < repeats; index++) await run();
-  return (performance.now() - start) / repeats;
 }
 
 /** Answers like a good model: a Task section that names the task's key terms, then filler up to min(maxOutputTokens, 400) tokens. */
@@ -90,26 +79,11 @@ for (const file of listTrajectories().filter((name) => name.startsWith('miniswea
   const messages = readTrajectory(file);
   const tier = summaryTier();
   const summarizer = scriptedSummarizer(instant, { contextWindow: 8_192 });
-  const ratios: number[] = [];
-  const tierTimes: number[] = [];
-  const baseTimes: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0;
-    const base = order ? await time(() => JSON.stringify(messages)) : 0;
-    const tierTime = await time(() => tier.apply(messages, context(messages, summarizer)));
-    const baseAfter = order ? base : await time(() => JSON.stringify(messages));
-    tierTimes.push(tierTime);
-    baseTimes.push(baseAfter);
-    ratios.push(tierTime / baseAfter);
-  }
-  const ratio = median(ratios);
-  worstCost = Math.max(worstCost, ratio);
-  costRows.push(`| ${file} | ${median(baseTimes).toFixed(2)} ms | ${median(tierTimes).toFixed(2)} ms | ${ratio.toFixed(1)}× |`);
+  const cost = await costAgainstStringify(messages, () => tier.apply(messages, context(messages, summarizer)), { rounds, calls: repeats });
+  worstCost = Math.max(worstCost, cost.ratio);
+  costRows.push(stringifyCostRow(file, cost));
 }
-console.log('\n## Machinery cost at an 8,192-token summarizer window (instant summarizer) vs JSON.stringify of the transcript\n');
-console.log('| run | JSON.stringify | summaryTier.apply | ratio (median of rounds) |');
-console.log('|---|---:|---:|---:|');
-for (const row of costRows) console.log(row);
+printStringifyCostTable('\n## Machinery cost at an 8,192-token summarizer window (instant summarizer) vs JSON.stringify of the transcript\n', 'summaryTier.apply', costRows);
 
 const goal = (met: boolean) => (met ? 'met' : 'NOT met');
 if (rejections.length > 0) console.log(`\nRejected summaries:\n${rejections.map((line) => `- ${line}`).join('\n')}`);

@@ -4,6 +4,7 @@
 // Run: npx -y pnpm@12.4.2 bench trim   (from the workspace root)
 import { type Message, segmentRounds, type TierContext } from '@ctxkit/core';
 import { approximateCount, corpusDir, corpusMissingMessage, createTierContext, listTrajectories, readTrajectory } from '@ctxkit/testkit';
+import { costAgainstStringify, printStringifyCostTable, stringifyCostRow } from '../../../tools/bench/measure.ts';
 import { trimTier } from '../src/index.ts';
 
 if (!corpusDir()) {
@@ -17,18 +18,6 @@ const repeats = 10;
 /** The engine's setting for a 32,000-token window: target 9,600, the last 6 rounds protected. */
 function context(messages: readonly Message[]): TierContext {
   return createTierContext({ messages, protectedStart: segmentRounds(messages).at(-6)?.start ?? messages.length, targetTokens: 9_600 });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-async function time(run: () => unknown): Promise<number> {
-  const start = performance.now();
-  for (let index = 0; index < repeats; index++) await run();
-  return (performance.now() - start) / repeats;
 }
 
 const tier = trimTier();
@@ -55,31 +44,16 @@ for (const file of listTrajectories()) {
     `| ${file} | ${messages.length} | ${folded} · ${middleTokens.toLocaleString('en')} | ${noteTokens.toLocaleString('en')} | ${(share * 100).toFixed(1)}% | ${approximateCount(messages).toLocaleString('en')} → ${approximateCount(outcome.messages).toLocaleString('en')} |`,
   );
 
-  const ratios: number[] = [];
-  const tierTimes: number[] = [];
-  const baseTimes: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    const first = round % 2 === 0;
-    const before = first ? await time(() => JSON.stringify(messages)) : 0;
-    const tierTime = await time(() => tier.apply(messages, context(messages)));
-    const base = first ? before : await time(() => JSON.stringify(messages));
-    tierTimes.push(tierTime);
-    baseTimes.push(base);
-    ratios.push(tierTime / base);
-  }
-  const ratio = median(ratios);
-  worstCost = Math.max(worstCost, ratio);
-  costRows.push(`| ${file} | ${median(baseTimes).toFixed(2)} ms | ${median(tierTimes).toFixed(2)} ms | ${ratio.toFixed(1)}× |`);
+  const cost = await costAgainstStringify(messages, () => tier.apply(messages, context(messages)), { rounds, calls: repeats });
+  worstCost = Math.max(worstCost, cost.ratio);
+  costRows.push(stringifyCostRow(file, cost));
 }
 
 console.log('## The factual note next to the middle it replaces (tokens: ceil(characters / 4), as testkit counts)\n');
 console.log('| run | messages | folded · middle tokens | note tokens | note ÷ middle | whole request |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const row of sizeRows) console.log(row);
-console.log('\n## Cost of trimTier (note path) vs JSON.stringify of the transcript\n');
-console.log('| run | JSON.stringify | trimTier.apply | ratio (median of rounds) |');
-console.log('|---|---:|---:|---:|');
-for (const row of costRows) console.log(row);
+printStringifyCostTable('\n## Cost of trimTier (note path) vs JSON.stringify of the transcript\n', 'trimTier.apply', costRows);
 
 const goal = (met: boolean) => (met ? 'met' : 'NOT met');
 console.log('\n## Goals\n');

@@ -9,6 +9,7 @@ import { corpusDir, corpusMissingMessage, createTierContext, listTrajectories, r
 import { tiktokenCounter } from '@ctxkit/tokens';
 import { createEngineDouble } from '../src/engine-double.ts';
 import { webllmTier } from '../src/webllm-tier.ts';
+import { median } from '../../../tools/bench/measure.ts';
 
 if (!corpusDir()) {
   console.log(corpusMissingMessage);
@@ -21,7 +22,6 @@ const window = 4_096;
 const contextFor = (messages: readonly Message[]): TierContext => createTierContext({ messages, protectedStart: Math.max(3, messages.length - 6), targetTokens: 2_000 });
 
 const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 for (const scale of [1, 1.3]) {
   console.log(`\n### Requests per compaction; the model counts ${scale === 1 ? 'like o200k' : 'o200k × 1.3'} (window ${window.toLocaleString('en-US')})\n`);

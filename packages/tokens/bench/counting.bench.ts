@@ -8,7 +8,8 @@
 // The two halves swap every round; libraries run interleaved, in a rotated order, for several rounds;
 // the tables show medians, and ratios are taken within a round.
 import { fileURLToPath } from 'node:url';
-import { environment, format, inFreshProcess, median, recordedRuns, textsOf } from './shared.ts';
+import { median } from '../../../tools/bench/measure.ts';
+import { environment, format, inFreshProcess, recordedRuns, textsOf } from './shared.ts';
 
 const libraries = ['ctxkit', 'js-tiktoken', 'gpt-tokenizer', 'ai-tokenizer'] as const;
 type Library = (typeof libraries)[number];

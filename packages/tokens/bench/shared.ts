@@ -24,17 +24,6 @@ export function textsOf(messages: readonly Message[]): string[] {
   return texts;
 }
 
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((left, right) => left - right);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-export function percentile(values: readonly number[], fraction: number): number {
-  const sorted = [...values].sort((left, right) => left - right);
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
-}
-
 /** Runs this script again in a fresh Node process (same loader flags) and returns the JSON it prints last. */
 export function inFreshProcess<T>(script: string, args: string[]): T {
   const result = spawnSync(process.execPath, [...process.execArgv, script, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });

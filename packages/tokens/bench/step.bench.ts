@@ -10,7 +10,8 @@ import type { Message } from '@ctxkit/core';
 import { createMeter, heuristicEstimator, tiktokenCounter } from '@ctxkit/tokens';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
-import { environment, format, median, percentile, recordedRuns, textsOf } from './shared.ts';
+import { median, percentile } from '../../../tools/bench/measure.ts';
+import { environment, format, recordedRuns, textsOf } from './shared.ts';
 
 const targetTokens = 200_000;
 const windowSteps = 50; // the last steps before the target: "at 200K tokens"

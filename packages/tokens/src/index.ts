@@ -6,14 +6,7 @@
 export type { CalibrationEntry, CalibrationOptions, CalibrationSnapshot, CounterKind } from './calibration.ts';
 export { type HeuristicEstimatorOptions, heuristicEstimator } from './heuristic-estimator.ts';
 export { type ImagePart, type ImageTokens, imageTokenPresets } from './message-cost.ts';
-export {
-  type Breakdown,
-  createMeter,
-  type MeasureOptions,
-  type Measurement,
-  type Meter,
-  type MeterOptions,
-  type UsageReport,
-} from './meter.ts';
+export { createMeter } from './meter.ts';
+export type { Breakdown, MeasureOptions, Measurement, Meter, MeterOptions, UsageReport } from './meter-types.ts';
 export { checkPlausibleUsageRatio, type DistrustedUsage, defaultPlausibleUsageRatio, isPlausibleUsage } from './usage-check.ts';
 export { type TiktokenCounter, type TiktokenCounterOptions, type TiktokenEncoding, tiktokenCounter } from './tiktoken-counter.ts';

@@ -240,7 +240,9 @@ describe('anchoring on the provider report', () => {
     expect(measured.total).toBe(1_000 + Math.ceil(ratio * added));
     expect(measured.source).toBe('reported');
   });
+});
 
+describe('anchoring on the provider report: lower bounds and the transcript sent', () => {
   it('anchors on a lower-bound report without calibrating on it', () => {
     const meter = createMeter({ tokenizer: wordTokenizer() });
     const messages = run();

@@ -1,7 +1,8 @@
 import { createRegistry, type EstimatorPlugin, type TokenizerPlugin } from '@ctxkit/core';
 import { expectTypeOf, test } from 'vitest';
 import { heuristicEstimator } from './heuristic-estimator.ts';
-import { createMeter, type Measurement } from './meter.ts';
+import { createMeter } from './meter.ts';
+import type { Measurement } from './meter-types.ts';
 import { type TiktokenCounter, tiktokenCounter } from './tiktoken-counter.ts';
 
 test('the plugins carry literal ids the registry can key on', () => {

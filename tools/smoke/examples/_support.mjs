@@ -7,6 +7,18 @@ import { join } from 'node:path';
 
 export { assert };
 
+/**
+ * The small coding session the summarizing examples fold: the task, one read of src/parser.ts that
+ * answered `fileText`, then the messages `after` it.
+ */
+export const parserSession = (fileText, after) => [
+  { role: 'system', content: 'You are a coding agent.' },
+  { role: 'user', content: 'Make parseConfig in src/parser.ts accept null.' },
+  { role: 'assistant', content: 'Reading the parser.', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"src/parser.ts"}' }] },
+  { role: 'tool', toolCallId: 'c1', content: fileText },
+  ...after,
+];
+
 /** A recorded fixture of a package (copied from packages/<folder>/src/__fixtures__ by the runner). */
 export const fixtureText = (folder, file) => readFileSync(join(import.meta.dirname, 'fixtures', folder, file), 'utf8');
 export const fixtureJson = (folder, file) => JSON.parse(fixtureText(folder, file));

@@ -1,15 +1,11 @@
 // @ctxkit/summarize README: find the span to fold, summarize it with a summarizer, the template's sections.
 import { findFoldSpan, summarizeSpan, summarySections } from '@ctxkit/summarize';
-import { assert, done } from './_support.mjs';
+import { assert, done, parserSession } from './_support.mjs';
 
-const messages = [
-  { role: 'system', content: 'You are a coding agent.' },
-  { role: 'user', content: 'Make parseConfig in src/parser.ts accept null.' },
-  { role: 'assistant', content: 'Reading the parser.', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"src/parser.ts"}' }] },
-  { role: 'tool', toolCallId: 'c1', content: 'export function parseConfig(text) { return JSON.parse(text).settings; }\n'.repeat(40) },
+const messages = parserSession('export function parseConfig(text) { return JSON.parse(text).settings; }\n'.repeat(40), [
   { role: 'assistant', content: 'Guarding against null.' },
   { role: 'user', content: 'Also add a test.' },
-];
+]);
 const span = findFoldSpan(messages, 5);
 assert.deepEqual(span, { taskIndex: 1, start: 2, end: 5 });
 const requests = [];

@@ -1,7 +1,7 @@
 // @ctxkit/tier-summary README: tier 0 with an OpenAI-compatible summarizer, here a server on 127.0.0.1.
 import { memoryStore } from '@ctxkit/core';
 import { summarySections, summaryTier } from '@ctxkit/tier-summary';
-import { assert, done, serve, tierContext } from './_support.mjs';
+import { assert, done, parserSession, serve, tierContext } from './_support.mjs';
 
 const answer = summarySections.map((section) => `## ${section}\n${section === 'Task' ? 'Make parseConfig in src/parser.ts accept null.' : '-'}`).join('\n');
 const server = await serve({ 'POST /v1/chat/completions': () => [200, { choices: [{ message: { role: 'assistant', content: answer } }] }] });
@@ -23,13 +23,7 @@ const summarizer = {
     return body.choices[0]?.message.content ?? '';
   },
 };
-const messages = [
-  { role: 'system', content: 'You are a coding agent.' },
-  { role: 'user', content: 'Make parseConfig in src/parser.ts accept null.' },
-  { role: 'assistant', content: 'Reading the parser.', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"src/parser.ts"}' }] },
-  { role: 'tool', toolCallId: 'c1', content: 'export function parseConfig(text: string | null) {\n  return JSON.parse(text!).settings;\n}\n'.repeat(60) },
-  { role: 'user', content: 'Also add a test.' },
-];
+const messages = parserSession('export function parseConfig(text: string | null) {\n  return JSON.parse(text!).settings;\n}\n'.repeat(60), [{ role: 'user', content: 'Also add a test.' }]);
 try {
   const count = (list) => list.reduce((sum, message) => sum + 4 + Math.ceil(JSON.stringify(message).length / 4), 0);
   const outcome = await summaryTier({ timeoutMs: 60_000, minSpanTokens: 0 }).apply(messages, tierContext(messages, { protectedStart: 4, targetTokens: 2_000, count, store: memoryStore(), summarizer }));

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { CtxkitError } from '@ctxkit/core';
-import { measureCommand, schemaBenchCommand, simulateCommand, thresholdCommand } from './commands.ts';
+import { measureCommand, schemaBenchCommand, thresholdCommand } from './commands.ts';
 import { UsageError } from './input.ts';
 import type { CliIo } from './output.ts';
+import { simulateCommand } from './simulate-command.ts';
 
 const help = `ctxkit: keep a long agent run inside its model's context window.
 
@@ -21,28 +22,15 @@ Usage:
 Every command takes --json for machine output. Bad input exits with code 2.
 `;
 
-const options = {
-  window: { type: 'string' },
-  'max-output': { type: 'string' },
-  policy: { type: 'string' },
-  model: { type: 'string' },
-  tools: { type: 'string' },
-  system: { type: 'string' },
-  summarizer: { type: 'string' },
-  'trigger-tokens': { type: 'string' },
-  'usage-skew': { type: 'string' },
-  plot: { type: 'string' },
-  iso: { type: 'boolean' },
-  compact: { type: 'boolean' },
-  defer: { type: 'boolean' },
-  queries: { type: 'string' },
-  'always-loaded': { type: 'string' },
-  compare: { type: 'boolean' },
-  check: { type: 'boolean' },
-  demo: { type: 'boolean' },
-  json: { type: 'boolean' },
+const stringOptions = ['window', 'max-output', 'policy', 'model', 'tools', 'system', 'summarizer', 'trigger-tokens', 'usage-skew', 'plot', 'queries', 'always-loaded'];
+const booleanOptions = ['iso', 'compact', 'defer', 'compare', 'check', 'demo', 'json'];
+
+/** node:util parseArgs' options: every command's, checked against `allowed` per command after parsing. */
+const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+  ...Object.fromEntries(stringOptions.map((name) => [name, { type: 'string' }])),
+  ...Object.fromEntries(booleanOptions.map((name) => [name, { type: 'boolean' }])),
   help: { type: 'boolean', short: 'h' },
-} as const;
+};
 
 const allowed: Record<string, readonly string[]> = {
   threshold: ['window', 'max-output', 'policy', 'json'],

@@ -1,4 +1,5 @@
-import { createToolSearch, deferBench, measureRetrieval, type RetrievalQuery } from '@ctxkit/schema';
+import { createToolSearch } from '@ctxkit/schema';
+import { deferBench, measureRetrieval, type RetrievalQuery } from '@ctxkit/schema/bench';
 import type { TokenizerPlugin } from '@ctxkit/core';
 import { readJson, UsageError } from './input.ts';
 import { type CliIo, formatNumber, formatPercent, table } from './output.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ajvCompiler } from '../test/ajv-compiler.ts';
+import { ajvCompiler } from '../../test/ajv-compiler.ts';
 import { generateInstances } from './generate-instances.ts';
 
 const { compile } = ajvCompiler();

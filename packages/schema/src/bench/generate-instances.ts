@@ -1,5 +1,5 @@
 import { samplePattern, violatePattern } from './regex-sample.ts';
-import { isRecord } from './schema-keywords.ts';
+import { isRecord } from '../schema-keywords.ts';
 
 /** One generated instance, with a note on how it was built. */
 export interface GeneratedInstance {

@@ -1,8 +1,8 @@
 import { CtxkitError } from '@ctxkit/core';
 import { type GeneratedInstances, generateInstances } from './generate-instances.ts';
-import { declaredDialect, type SchemaDialect } from './schema-dialect.ts';
-import { isRecord } from './schema-keywords.ts';
-import { toolParts, toolShape } from './tool-shapes.ts';
+import { declaredDialect, type SchemaDialect } from '../schema-dialect.ts';
+import { isRecord } from '../schema-keywords.ts';
+import { toolParts, toolShape } from '../tool-shapes.ts';
 
 /**
  * Compiles a schema under a draft into a yes/no validator: the caller's validator (ajv, for example),

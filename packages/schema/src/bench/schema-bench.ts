@@ -1,8 +1,8 @@
 import { CtxkitError, type TokenizerPlugin } from '@ctxkit/core';
-import type { CompactionWarning } from './compaction-warning.ts';
-import { type CompactToolsOptions, compactToolsChecked } from './compact-tools.ts';
-import { isRecord } from './schema-keywords.ts';
-import { toolParts, toolShape } from './tool-shapes.ts';
+import type { CompactionWarning } from '../compaction-warning.ts';
+import { type CompactToolsOptions, compactToolsChecked } from '../compact-tools.ts';
+import { isRecord } from '../schema-keywords.ts';
+import { toolParts, toolShape } from '../tool-shapes.ts';
 
 /** Tokens before and after compaction. */
 export interface TokenSavings {

@@ -1,5 +1,5 @@
 import { CtxkitError } from '@ctxkit/core';
-import { type CompactToolsOptions, compactTools } from './compact-tools.ts';
+import { type CompactToolsOptions, compactTools } from '../compact-tools.ts';
 
 /**
  * What a model chose: a tool name, `null` for "no tool" (it answered in text), or the name with the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { o200kTokenizer } from '../test/o200k-tokenizer.ts';
+import { o200kTokenizer } from '../../test/o200k-tokenizer.ts';
 import { deferBench } from './defer-bench.ts';
 
 const tools = Array.from({ length: 60 }, (_, index) => ({

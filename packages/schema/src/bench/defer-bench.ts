@@ -1,7 +1,7 @@
 import { CtxkitError, type TokenizerPlugin } from '@ctxkit/core';
-import { compactTools } from './compact-tools.ts';
-import { type DeferToolsOptions, deferTools } from './defer-tools.ts';
-import { isRecord } from './schema-keywords.ts';
+import { compactTools } from '../compact-tools.ts';
+import { type DeferToolsOptions, deferTools } from '../defer-tools.ts';
+import { isRecord } from '../schema-keywords.ts';
 
 /** Options for {@link deferBench}. */
 export interface DeferBenchOptions {

@@ -1,7 +1,7 @@
 import { CtxkitError } from '@ctxkit/core';
 import { describe, expect, it } from 'vitest';
-import { ajvCompiler } from '../test/ajv-compiler.ts';
-import { compactTools } from './compact-tools.ts';
+import { ajvCompiler } from '../../test/ajv-compiler.ts';
+import { compactTools } from '../compact-tools.ts';
 import { checkToolsAgreement, checkValidationAgreement } from './validation-agreement.ts';
 
 const { compile } = ajvCompiler();

@@ -1,5 +1,5 @@
 import { CtxkitError } from '@ctxkit/core';
-import type { ToolSearch } from './tool-search.ts';
+import type { ToolSearch } from '../tool-search.ts';
 
 /** A request and the tools it needs, by name (MetaTool's `{ query, tools }`). */
 export interface RetrievalQuery {

@@ -1,6 +1,6 @@
 import { CtxkitError, type TokenizerPlugin } from '@ctxkit/core';
 import { describe, expect, it } from 'vitest';
-import { o200kTokenizer } from '../test/o200k-tokenizer.ts';
+import { o200kTokenizer } from '../../test/o200k-tokenizer.ts';
 import { schemaBench } from './schema-bench.ts';
 
 const long = {

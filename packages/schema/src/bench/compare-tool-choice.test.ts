@@ -1,7 +1,7 @@
 import { CtxkitError } from '@ctxkit/core';
 import { describe, expect, it } from 'vitest';
 import { compareToolChoice, type ToolChoice } from './compare-tool-choice.ts';
-import type { McpTool } from './tool-shapes.ts';
+import type { McpTool } from '../tool-shapes.ts';
 
 const tools: McpTool[] = [
   {

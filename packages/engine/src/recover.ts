@@ -1,0 +1,80 @@
+import type { ErrorClassification, Message } from '@ctxkit/core';
+import { compact } from './compact.ts';
+import { decideWindow } from './decide-window.ts';
+import type { ManagerParts } from './manager-parts.ts';
+import type { PrepareOptions, RecoverResult } from './manager-types.ts';
+import { providerFor } from './model-limits.ts';
+import { buildPrepareReport } from './prepare-report.ts';
+
+function isClassification(value: unknown): value is ErrorClassification {
+  return typeof value === 'object' && value !== null && typeof (value as ErrorClassification).kind === 'string' && typeof (value as ErrorClassification).fallback === 'boolean';
+}
+
+/** The error as a classification: passed through when it is one, else classified by the provider serving the model. */
+function classify(parts: ManagerParts, model: string, error: unknown): ErrorClassification {
+  if (isClassification(error)) return error;
+  const serving = providerFor(model, parts.providers);
+  if (serving) return serving.provider.classifyError(error, { model: serving.model });
+  return { kind: 'other', fallback: false, message: error instanceof Error ? error.message : String(error) };
+}
+
+/** The answer did not fit: the room the provider reported, else half the current budget, never under 256. */
+async function lowerOutput(parts: ManagerParts, model: string, classification: ErrorClassification, signal: AbortSignal | undefined): Promise<RecoverResult> {
+  const window = await decideWindow(parts, model, signal);
+  const current = window.maxOutputTokens || 4_096;
+  const room = classification.limitTokens !== undefined && classification.reportedTokens !== undefined ? classification.limitTokens - classification.reportedTokens : undefined;
+  const lowered = Math.max(256, Math.floor(room !== undefined && room > 0 && room < current ? room : current / 2));
+  return { action: 'lower-output', classification, maxOutputTokens: lowered };
+}
+
+/** Why an overflow is not recovered (switched off, or this transcript was recovered already), or undefined to compact. */
+function refusal(parts: ManagerParts, messages: readonly Message[]): string | undefined {
+  if (parts.options.overflowRecovery === false) return 'overflow recovery is switched off';
+  if (parts.recovered.get(messages) === messages.length) return 'this transcript was already compacted after an overflow; not retrying again';
+  return undefined;
+}
+
+/** Lowers the model's window to the limit an overflow error named, when that is lower than what was known. */
+function learnWindow(parts: ManagerParts, model: string, classification: ErrorClassification): void {
+  if (classification.limitTokens === undefined || classification.limitTokens <= 0) return;
+  const known = parts.learned.get(model);
+  if (known !== undefined && classification.limitTokens >= known) return;
+  parts.learned.set(model, classification.limitTokens);
+  parts.emit({ type: 'window-learned', model, contextWindow: classification.limitTokens, from: classification });
+}
+
+/** Compacts once after an overflow, below the (possibly learned) window's target. */
+async function compactAfterOverflow(parts: ManagerParts, messages: readonly Message[], classification: ErrorClassification, model: string, options: PrepareOptions): Promise<RecoverResult> {
+  learnWindow(parts, model, classification);
+  const window = await decideWindow(parts, model, options.signal);
+  const tools = options.tools ?? parts.options.tools;
+  const measurement = parts.meter.measure(messages, { ...(tools ? { tools } : {}), model });
+  const compaction = await compact(parts, messages, { model, tools, target: window.target, threshold: window.threshold, trigger: 'overflow', signal: options.signal, measurement, estimateConfirmed: false });
+  parts.recovered.set(compaction.messages, compaction.messages.length);
+  parts.memory.lastSent = { messages: compaction.messages, tools };
+  const report = buildPrepareReport({ model, window, measurement, decision: 'forced', refill: false, compaction }, parts.breaker.snapshot());
+  if (!compaction.applied || compaction.after >= compaction.before) {
+    return { action: 'give-up', classification, report, reason: 'no tier could shrink the transcript' };
+  }
+  return { action: 'retry', classification, messages: compaction.messages, report };
+}
+
+/** What to do after a provider error: compact once on an overflow (never in a loop), lower the output budget, fall back, or give up. */
+export async function recover(parts: ManagerParts, messages: readonly Message[], error: unknown, options: PrepareOptions = {}): Promise<RecoverResult> {
+  const model = options.model ?? parts.options.model;
+  const classification = classify(parts, model, error);
+  const result = await recoveryFor(parts, messages, classification, model, options);
+  parts.emit({ type: 'recover', model, action: result.action, classification });
+  return result;
+}
+
+/** The recovery an error calls for, by its classification. */
+async function recoveryFor(parts: ManagerParts, messages: readonly Message[], classification: ErrorClassification, model: string, options: PrepareOptions): Promise<RecoverResult> {
+  if (classification.kind === 'max_tokens') return lowerOutput(parts, model, classification, options.signal);
+  if (classification.kind !== 'context_overflow') {
+    return classification.fallback ? { action: 'fallback', classification } : { action: 'give-up', classification, reason: `a ${classification.kind} error is not one compaction can fix` };
+  }
+  const refused = refusal(parts, messages);
+  if (refused) return { action: 'give-up', classification, reason: refused };
+  return compactAfterOverflow(parts, messages, classification, model, options);
+}
