@@ -28,13 +28,9 @@ describe('check-boundaries', () => {
     findViolations({ name, root: '/repo/packages/x', dependencies, files: Object.entries(files).map(([path, text]) => ({ path, text })) });
 
   it('fails the engine importing a tier, and a tier importing the engine or another tier', () => {
-    expect(check('@ctxkit/engine', { 'src/a.ts': "import { x } from '@ctxkit/tier-trim';" })).toEqual([
-      'src/a.ts: imports @ctxkit/tier-trim, which @ctxkit/engine may not import (DESIGN.md §2)',
-    ]);
+    expect(check('@ctxkit/engine', { 'src/a.ts': "import { x } from '@ctxkit/tier-trim';" })).toEqual(['src/a.ts: imports @ctxkit/tier-trim, which @ctxkit/engine may not import (DESIGN.md §2)']);
     expect(check('@ctxkit/tier-trim', { 'src/a.ts': "import { x } from '@ctxkit/engine';\nimport { y } from '@ctxkit/tier-summary/x';" })).toHaveLength(2);
-    expect(check('@ctxkit/core', {}, { '@ctxkit/threshold': 'workspace:*' })).toEqual([
-      '@ctxkit/core: package.json depends on @ctxkit/threshold, which DESIGN.md §2 does not allow',
-    ]);
+    expect(check('@ctxkit/core', {}, { '@ctxkit/threshold': 'workspace:*' })).toEqual(['@ctxkit/core: package.json depends on @ctxkit/threshold, which DESIGN.md §2 does not allow']);
   });
 
   it('lets tests use testkit but not sources, and forbids reaching into another package by path', () => {

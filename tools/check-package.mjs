@@ -10,7 +10,10 @@ const bin = (name) => join(import.meta.dirname, '..', 'node_modules', '.bin', na
 const out = mkdtempSync(join(tmpdir(), 'ctxkit-pack-'));
 try {
   execFileSync(join(import.meta.dirname, 'bin', 'pnpm'), ['pack', '--pack-destination', out], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const tarball = join(out, readdirSync(out).find((file) => file.endsWith('.tgz')));
+  const tarball = join(
+    out,
+    readdirSync(out).find((file) => file.endsWith('.tgz')),
+  );
   execFileSync(bin('publint'), ['run', tarball, '--strict'], { stdio: 'inherit' });
   execFileSync(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-emoji'], { stdio: 'inherit' });
 } catch (error) {

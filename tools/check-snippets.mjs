@@ -45,7 +45,12 @@ export function extractSnippets(markdown) {
 /** The READMEs checked by default: the repository's and every package's. */
 export function defaultReadmes() {
   const packages = join(root, 'packages');
-  return [join(root, 'README.md'), ...readdirSync(packages).map((name) => join(packages, name, 'README.md')).filter((path) => existsSync(path))];
+  return [
+    join(root, 'README.md'),
+    ...readdirSync(packages)
+      .map((name) => join(packages, name, 'README.md'))
+      .filter((path) => existsSync(path)),
+  ];
 }
 
 // The root README's snippets import the adapters and the frameworks: they resolve from tools/, whose

@@ -7,7 +7,24 @@ const fence = '```';
 
 describe('extractSnippets', () => {
   it('finds ts and typescript blocks with the line their code starts on, and skips other languages and no-check', () => {
-    const markdown = ['# Title', '', `${fence}ts`, 'const a = 1;', fence, '', `${fence}sh`, 'npm test', fence, `${fence}typescript title="x"`, 'const b = 2;', 'const c = 3;', fence, `${fence}ts no-check`, 'broken(', fence].join('\n');
+    const markdown = [
+      '# Title',
+      '',
+      `${fence}ts`,
+      'const a = 1;',
+      fence,
+      '',
+      `${fence}sh`,
+      'npm test',
+      fence,
+      `${fence}typescript title="x"`,
+      'const b = 2;',
+      'const c = 3;',
+      fence,
+      `${fence}ts no-check`,
+      'broken(',
+      fence,
+    ].join('\n');
     expect(extractSnippets(markdown)).toEqual([
       { line: 4, code: 'const a = 1;', prelude: '' },
       { line: 11, code: 'const b = 2;\nconst c = 3;', prelude: '' },
@@ -15,7 +32,17 @@ describe('extractSnippets', () => {
   });
 
   it('reads the prelude from an HTML comment right above the fence, and only from there', () => {
-    const markdown = ['<!-- snippet-prelude: declare const history: string[]; -->', `${fence}ts`, 'history.length;', fence, '<!-- snippet-prelude: declare const x: 1; -->', '', `${fence}ts`, 'x;', fence].join('\n');
+    const markdown = [
+      '<!-- snippet-prelude: declare const history: string[]; -->',
+      `${fence}ts`,
+      'history.length;',
+      fence,
+      '<!-- snippet-prelude: declare const x: 1; -->',
+      '',
+      `${fence}ts`,
+      'x;',
+      fence,
+    ].join('\n');
     expect(extractSnippets(markdown)).toEqual([
       { line: 3, code: 'history.length;', prelude: 'declare const history: string[];' },
       { line: 8, code: 'x;', prelude: '' },

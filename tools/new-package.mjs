@@ -60,7 +60,12 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.error('usage: pnpm new-package NAME [--deps core,threshold] [--description "..."]  (NAME in kebab-case)');
     process.exit(2);
   }
-  const deps = values.deps ? values.deps.split(',').map((dep) => dep.trim()).filter(Boolean) : [];
+  const deps = values.deps
+    ? values.deps
+        .split(',')
+        .map((dep) => dep.trim())
+        .filter(Boolean)
+    : [];
   const fullName = name === 'ctxkit' ? 'ctxkit' : `@ctxkit/${name}`;
   const allowed = allowedFor(fullName);
   if (!allowed) {

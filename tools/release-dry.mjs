@@ -20,7 +20,9 @@ for (const folder of readdirSync(join(root, 'packages')).sort()) {
 const width = Math.max(...rows.map((row) => row.name.length));
 console.log(`Would publish ${rows.length} packages (one fixed version, .changeset/config.json):\n`);
 for (const row of rows) {
-  console.log(`${row.name.padEnd(width)}  ${row.version}  ${row.files.length} files: ${row.files.filter((file) => !file.startsWith('src/')).join(', ')} + ${row.files.filter((file) => file.startsWith('src/')).length} sources`);
+  console.log(
+    `${row.name.padEnd(width)}  ${row.version}  ${row.files.length} files: ${row.files.filter((file) => !file.startsWith('src/')).join(', ')} + ${row.files.filter((file) => file.startsWith('src/')).length} sources`,
+  );
 }
 console.log('\nPending changesets:');
 try {

@@ -24,9 +24,7 @@ export function createVitestConfig(options: VitestPresetOptions = {}) {
       testTimeout: options.testTimeout ?? 20_000,
       // Seeds fast-check (CTXKIT_FC_SEED, fixed in CI) and prints the seed of a failing test.
       setupFiles: [fileURLToPath(new URL('./vitest.setup.ts', import.meta.url))],
-      ...(options.typecheck
-        ? { typecheck: { enabled: true, include: ['src/**/*.test-d.ts'], tsconfig: './tsconfig.json' } }
-        : {}),
+      ...(options.typecheck ? { typecheck: { enabled: true, include: ['src/**/*.test-d.ts'], tsconfig: './tsconfig.json' } } : {}),
     },
   });
 }

@@ -15,8 +15,12 @@ const manager = createCtxkit({
   store,
   editedFiles: false,
   onEvent: (event) => {
-    if (event.type === 'compaction-start') console.log(`  ⤷ compaction: ${event.tokens.toLocaleString('en-US')} tokens > threshold ${event.threshold.toLocaleString('en-US')}, aiming at ${event.target.toLocaleString('en-US')}`);
-    if (event.type === 'tier-end') console.log(`      ${event.tier.padEnd(12)} ${event.report.status.padEnd(8)} ${event.report.before.toLocaleString('en-US').padStart(7)} → ${event.report.after.toLocaleString('en-US').padStart(7)}${event.report.reason ? `  (${event.report.reason})` : ''}`);
+    if (event.type === 'compaction-start')
+      console.log(`  ⤷ compaction: ${event.tokens.toLocaleString('en-US')} tokens > threshold ${event.threshold.toLocaleString('en-US')}, aiming at ${event.target.toLocaleString('en-US')}`);
+    if (event.type === 'tier-end')
+      console.log(
+        `      ${event.tier.padEnd(12)} ${event.report.status.padEnd(8)} ${event.report.before.toLocaleString('en-US').padStart(7)} → ${event.report.after.toLocaleString('en-US').padStart(7)}${event.report.reason ? `  (${event.report.reason})` : ''}`,
+      );
     if (event.type === 'reinjected') console.log(`      reinjected: ${event.blocks.map((block) => block.title).join(', ')}`);
   },
 });
@@ -35,7 +39,9 @@ let history: Message[] = [
 for (let step = 1; step <= 40; step++) {
   const { messages, report } = await manager.prepare(history);
   history = [...messages];
-  console.log(`step ${String(step).padStart(2)}: measured ${report.measurement.total.toLocaleString('en-US').padStart(6)} tokens (${report.measurement.source}) of a ${window.toLocaleString('en-US')} window${report.compacted ? `, sent ${report.after?.toLocaleString('en-US')} after compaction` : ''}`);
+  console.log(
+    `step ${String(step).padStart(2)}: measured ${report.measurement.total.toLocaleString('en-US').padStart(6)} tokens (${report.measurement.source}) of a ${window.toLocaleString('en-US')} window${report.compacted ? `, sent ${report.after?.toLocaleString('en-US')} after compaction` : ''}`,
+  );
   // The provider reports what it counted; here the manager's own exact count stands in for it.
   manager.record({ usage: { inputTokens: manager.meter.countMessages(history, { exact: true }) }, messageCount: history.length });
 

@@ -20,7 +20,13 @@ const system = 'You are a coding agent. Read the files under src/ one at a time 
 const sent: { characters: number; systemFirst: boolean }[] = [];
 // The characters a provider would tokenize: texts, tool inputs and outputs (not the JSON around them).
 const characters = (value: unknown): number =>
-  typeof value === 'string' ? value.length : Array.isArray(value) ? value.reduce((sum: number, item) => sum + characters(item), 0) : value && typeof value === 'object' ? Object.entries(value).reduce((sum, [key, item]) => sum + (key === 'type' || key === 'role' || key === 'toolCallId' ? 0 : characters(item)), 0) : 0;
+  typeof value === 'string'
+    ? value.length
+    : Array.isArray(value)
+      ? value.reduce((sum: number, item) => sum + characters(item), 0)
+      : value && typeof value === 'object'
+        ? Object.entries(value).reduce((sum, [key, item]) => sum + (key === 'type' || key === 'role' || key === 'toolCallId' ? 0 : characters(item)), 0)
+        : 0;
 function scriptedModel(): LanguageModelV4 {
   return new MockLanguageModelV4({
     doGenerate: async ({ prompt }: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> => {
@@ -29,7 +35,12 @@ function scriptedModel(): LanguageModelV4 {
       const step = sent.length;
       const usage = { inputTokens: { total: Math.ceil(size / 3.5), noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 20, text: 20, reasoning: undefined } };
       if (step >= steps) return { content: [{ type: 'text', text: 'The port is configured in src/env.ts.' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] };
-      return { content: [{ type: 'tool-call', toolCallId: `call_${step}`, toolName: 'read_file', input: JSON.stringify({ path: `src/module-${step}.ts` }) }], finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [] };
+      return {
+        content: [{ type: 'tool-call', toolCallId: `call_${step}`, toolName: 'read_file', input: JSON.stringify({ path: `src/module-${step}.ts` }) }],
+        finishReason: { unified: 'tool-calls', raw: undefined },
+        usage,
+        warnings: [],
+      };
     },
   });
 }
@@ -62,7 +73,10 @@ const result = await generateText({
   prompt: 'Where is the port configured?',
   tools: { read_file: readFile, restore_tool_result: restoreTool(manager) },
   stopWhen: stepCountIs(steps + 10),
-  onStepEnd: (step) => console.log(`step ${String(step.stepNumber + 1).padStart(3)}: input ${String(step.usage.inputTokens ?? '?').padStart(6)} tokens${step.toolCalls.length > 0 ? `, called ${step.toolCalls.map((call) => call.toolName).join(', ')}` : ''}`),
+  onStepEnd: (step) =>
+    console.log(
+      `step ${String(step.stepNumber + 1).padStart(3)}: input ${String(step.usage.inputTokens ?? '?').padStart(6)} tokens${step.toolCalls.length > 0 ? `, called ${step.toolCalls.map((call) => call.toolName).join(', ')}` : ''}`,
+    ),
 });
 
 console.log(`\n${result.steps.length} steps, ${compactions.length} compactions (${compactions.slice(0, 3).join('; ')}${compactions.length > 3 ? '; …' : ''})`);

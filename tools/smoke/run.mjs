@@ -140,9 +140,17 @@ function runOne(argv, cwd, timeoutMs) {
     });
     let output = '';
     let stdout = '';
-    child.stdout.on('data', (chunk) => { output += chunk; stdout += chunk; });
-    child.stderr.on('data', (chunk) => { output += chunk; });
-    const timer = setTimeout(() => { output += `\n(killed after ${timeoutMs} ms)`; child.kill('SIGKILL'); }, timeoutMs);
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    const timer = setTimeout(() => {
+      output += `\n(killed after ${timeoutMs} ms)`;
+      child.kill('SIGKILL');
+    }, timeoutMs);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       // The figures line is the last line the example printed on stdout; warnings on stderr never count.
@@ -213,7 +221,12 @@ async function main() {
   const runtimes = runtimeCommands(names);
   const consumer = mkdtempSync(join(tmpdir(), 'ctxkit-smoke-'));
   try {
-    if (Object.keys(pins).length > 0) console.log(`smoke: peers installed at the tested versions: ${Object.entries(pins).map(([peer, version]) => `${peer}@${version}`).join(', ')}`);
+    if (Object.keys(pins).length > 0)
+      console.log(
+        `smoke: peers installed at the tested versions: ${Object.entries(pins)
+          .map(([peer, version]) => `${peer}@${version}`)
+          .join(', ')}`,
+      );
     installConsumer(packages, consumer, pins);
     cpSync(examplesDir, consumer, { recursive: true });
     // The examples' small data: the packages' recorded real responses (never published, so copied here).

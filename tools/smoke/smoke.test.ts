@@ -19,7 +19,12 @@ afterAll(() => {
   for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
 });
 const floor = minVersion(JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')).engines.node)?.version ?? '';
-const testedNode = [process.versions.node, ...Object.entries(readRuntimes()).filter(([name]) => name.startsWith('node-')).map(([, spec]) => spec.version)];
+const testedNode = [
+  process.versions.node,
+  ...Object.entries(readRuntimes())
+    .filter(([name]) => name.startsWith('node-'))
+    .map(([, spec]) => spec.version),
+];
 
 describe('smoke examples', () => {
   it('exist for every published package, and only for published packages', () => {
@@ -45,7 +50,7 @@ describe('smoke examples', () => {
 describe('peerPins', () => {
   const manifestOf = (name: string) => publishedPackages().find((entry) => entry.name === name)!.manifest as { devDependencies: Record<string, string> };
 
-  it('installs the adapters\' frameworks at the versions their tests run against, with the peers those need', () => {
+  it("installs the adapters' frameworks at the versions their tests run against, with the peers those need", () => {
     const { pins, problems } = peerPins(publishedPackages());
     expect(problems).toEqual([]);
     const aiSdk = manifestOf('@ctxkit/ai-sdk').devDependencies;
@@ -90,7 +95,7 @@ describe('runExamples', () => {
     expect(lines[1]).toContain('the documented result was 42, got 41');
   });
 
-  it('skips a Node that the package\'s engines refuse, and says so', async () => {
+  it("skips a Node that the package's engines refuse, and says so", async () => {
     const lines: string[] = [];
     const old = { ...node('node-20.20.2'), node: '20.20.2' };
     const current = { ...node('node-22.23.5'), node: '22.23.5' };
@@ -155,7 +160,10 @@ describe('browser-safe entries', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ctxkit-browser-'));
     mkdirSync(join(dir, 'src'));
     writeFileSync(join(dir, 'src', 'index.ts'), "export { read } from './read.ts';\n");
-    writeFileSync(join(dir, 'src', 'read.ts'), "import { readFileSync } from 'node:fs';\nimport type { Stats } from 'fs';\nexport const read = () => readFileSync('x');\nexport const later = () => import('node:path');\n");
+    writeFileSync(
+      join(dir, 'src', 'read.ts'),
+      "import { readFileSync } from 'node:fs';\nimport type { Stats } from 'fs';\nexport const read = () => readFileSync('x');\nexport const later = () => import('node:path');\n",
+    );
     expect(nodeBuiltinsReached(join(dir, 'src', 'index.ts'))).toEqual(['node:fs (src/read.ts)']);
   });
 });

@@ -3,10 +3,7 @@
 import { type EngineChoice, runCompaction } from './run-compaction.ts';
 
 /** What the worker tells the page. */
-export type WorkerMessage =
-  | { type: 'event'; event: unknown }
-  | { type: 'done'; run: Awaited<ReturnType<typeof runCompaction>> }
-  | { type: 'error'; message: string };
+export type WorkerMessage = { type: 'event'; event: unknown } | { type: 'done'; run: Awaited<ReturnType<typeof runCompaction>> } | { type: 'error'; message: string };
 
 const post = (message: WorkerMessage) => (self as unknown as { postMessage(message: WorkerMessage): void }).postMessage(message);
 

@@ -10,7 +10,8 @@ import { createConversionCache, fromLanguageModelPrompt, toLanguageModelPrompt }
 import { ctxkitMiddleware } from '../src/middleware.ts';
 import { median } from '../../../tools/bench/measure.ts';
 
-const file = (step: number) => `// src/module-${step}.ts\n${Array.from({ length: 160 }, (_, line) => `export const value${line} = "src/module-${step}.ts".length * ${line}; // line ${line}`).join('\n')}`;
+const file = (step: number) =>
+  `// src/module-${step}.ts\n${Array.from({ length: 160 }, (_, line) => `export const value${line} = "src/module-${step}.ts".length * ${line}; // line ${line}`).join('\n')}`;
 function promptAt(steps: number): LanguageModelV4Prompt {
   const prompt: LanguageModelV4Prompt = [
     { role: 'system', content: 'You are a coding agent.' },

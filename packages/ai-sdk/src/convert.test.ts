@@ -36,7 +36,15 @@ const output = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }).map((value) => ({ type: 'json' as const, value: value as never })),
   fc.string({ maxLength: 20 }).map((value) => ({ type: 'error-text' as const, value })),
   fc.option(fc.string({ maxLength: 20 }), { nil: undefined }).map((reason) => ({ type: 'execution-denied' as const, ...(reason ? { reason } : {}) })),
-  fc.array(fc.oneof(fc.string({ maxLength: 20 }).map((value) => ({ type: 'text' as const, text: value })), fileData.map((data) => ({ type: 'file' as const, mediaType: 'image/png', data }))), { minLength: 1, maxLength: 3 }).map((value) => ({ type: 'content' as const, value })),
+  fc
+    .array(
+      fc.oneof(
+        fc.string({ maxLength: 20 }).map((value) => ({ type: 'text' as const, text: value })),
+        fileData.map((data) => ({ type: 'file' as const, mediaType: 'image/png', data })),
+      ),
+      { minLength: 1, maxLength: 3 },
+    )
+    .map((value) => ({ type: 'content' as const, value })),
 );
 const approval = fc.tuple(fc.string({ minLength: 1, maxLength: 6 }), fc.boolean()).map(([approvalId, approved]) => ({ type: 'tool-approval-response' as const, approvalId, approved }));
 
@@ -54,7 +62,9 @@ const round = fc
     const callParts = calls.map(([input], index) => ({ type: 'tool-call' as const, toolCallId: `c${roundIndex}_${index}`, toolName: `tool${index}`, input }));
     const messages: LanguageModelV4Message[] = [withOptions({ role: 'assistant' as const, content: [...parts, ...callParts] }, options)];
     if (calls.length > 0) {
-      const results = calls.map(([, result, resultOptions], index) => withOptions({ type: 'tool-result' as const, toolCallId: `c${roundIndex}_${index}`, toolName: `tool${index}`, output: result }, resultOptions));
+      const results = calls.map(([, result, resultOptions], index) =>
+        withOptions({ type: 'tool-result' as const, toolCallId: `c${roundIndex}_${index}`, toolName: `tool${index}`, output: result }, resultOptions),
+      );
       messages.push({ role: 'tool', content: [...approvals, ...results] });
     }
     if (approvalOnly) messages.push({ role: 'tool', content: [{ type: 'tool-approval-response', approvalId: `a${roundIndex}`, approved: true }] });
@@ -96,7 +106,7 @@ describe('LanguageModelV4 prompt ⇄ ctxkit messages', () => {
     );
   });
 
-  it("gives ctxkit a valid transcript: system first, every result right after its call (property)", () => {
+  it('gives ctxkit a valid transcript: system first, every result right after its call (property)', () => {
     fc.assert(
       fc.property(prompt, (input) => {
         expect(validateTranscript(fromLanguageModelPrompt(input))).toEqual([]);
@@ -149,13 +159,31 @@ describe('LanguageModelV4 prompt ⇄ ctxkit messages', () => {
   it('shows ctxkit text, images and tool calls it can measure', () => {
     const messages = fromLanguageModelPrompt([
       { role: 'system', content: 'Be brief.', providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } } },
-      { role: 'user', content: [{ type: 'text', text: 'What is in this?' }, { type: 'file', mediaType: 'image/png', data: { type: 'data', data: 'iVBORw0KGgo=' } }] },
-      { role: 'assistant', content: [{ type: 'reasoning', text: 'Look first.' }, { type: 'tool-call', toolCallId: 'c1', toolName: 'look', input: { at: 'top' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is in this?' },
+          { type: 'file', mediaType: 'image/png', data: { type: 'data', data: 'iVBORw0KGgo=' } },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'Look first.' },
+          { type: 'tool-call', toolCallId: 'c1', toolName: 'look', input: { at: 'top' } },
+        ],
+      },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'look', output: { type: 'json', value: { seen: 'a cat' } } }] },
     ]);
     expect(messages.map(({ meta: _meta, ...rest }) => rest)).toEqual([
       { role: 'system', content: 'Be brief.' },
-      { role: 'user', content: [{ type: 'text', text: 'What is in this?' }, { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is in this?' },
+          { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'Look first.' }], toolCalls: [{ id: 'c1', name: 'look', arguments: '{"at":"top"}' }] },
       { role: 'tool', toolCallId: 'c1', toolName: 'look', content: '{"seen":"a cat"}' },
     ]);
@@ -164,21 +192,42 @@ describe('LanguageModelV4 prompt ⇄ ctxkit messages', () => {
   it('builds messages ctxkit wrote (a summary, a reinjected block) in the prompt shape', () => {
     const prompt = toLanguageModelPrompt([
       { role: 'system', content: 'Be brief.' },
-      { role: 'user', content: [{ type: 'text', text: 'Summary so far' }, { type: 'image', mediaType: 'image/png', url: 'https://example.com/a.png' }], meta: { ctxkit: { kind: 'summary', by: 'summary' } } },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Summary so far' },
+          { type: 'image', mediaType: 'image/png', url: 'https://example.com/a.png' },
+        ],
+        meta: { ctxkit: { kind: 'summary', by: 'summary' } },
+      },
       { role: 'assistant', content: 'Reading.', toolCalls: [{ id: 'c9', name: 'read', arguments: '{"path":"a"}' }] },
       { role: 'tool', toolCallId: 'c9', toolName: 'read', content: 'file text' },
     ]);
     expect(prompt).toEqual([
       { role: 'system', content: 'Be brief.' },
-      { role: 'user', content: [{ type: 'text', text: 'Summary so far' }, { type: 'file', mediaType: 'image/png', data: { type: 'url', url: new URL('https://example.com/a.png') } }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool-call', toolCallId: 'c9', toolName: 'read', input: { path: 'a' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Summary so far' },
+          { type: 'file', mediaType: 'image/png', data: { type: 'url', url: new URL('https://example.com/a.png') } },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Reading.' },
+          { type: 'tool-call', toolCallId: 'c9', toolName: 'read', input: { path: 'a' } },
+        ],
+      },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c9', toolName: 'read', output: { type: 'text', value: 'file text' } }] },
     ]);
   });
 
   it('rejects a malformed message with a typed error naming its index and field', () => {
     expect(() => fromLanguageModelPrompt([{ role: 'user', content: [] }, { role: 'robot', content: 'x' } as never])).toThrow(CtxkitError);
-    expect(() => fromLanguageModelPrompt([{ role: 'user', content: [] }, { role: 'robot', content: 'x' } as never])).toThrow('[ctxkit:ai-sdk] message 1 role: expected system, user, assistant or tool, got "robot"');
+    expect(() => fromLanguageModelPrompt([{ role: 'user', content: [] }, { role: 'robot', content: 'x' } as never])).toThrow(
+      '[ctxkit:ai-sdk] message 1 role: expected system, user, assistant or tool, got "robot"',
+    );
     expect(() => fromLanguageModelPrompt([{ role: 'tool', content: 'x' } as never])).toThrow('message 0 (tool) content: expected an array of parts');
   });
 });
@@ -188,7 +237,13 @@ describe('ModelMessage ⇄ ctxkit messages', () => {
     const input: ModelMessage[] = [
       { role: 'user', content: 'Look at this' },
       { role: 'user', content: [{ type: 'image', image: new URL('https://example.com/x.png'), mediaType: 'image/png' }] },
-      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'rm', input: { path: '/tmp/x' } }, { type: 'tool-approval-request', approvalId: 'a1', toolCallId: 'c1' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'c1', toolName: 'rm', input: { path: '/tmp/x' } },
+          { type: 'tool-approval-request', approvalId: 'a1', toolCallId: 'c1' },
+        ],
+      },
       { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'a1', approved: true }] },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'rm', output: { type: 'text', value: 'removed' } }] },
       { role: 'assistant', content: 'Done.' },
@@ -200,6 +255,8 @@ describe('ModelMessage ⇄ ctxkit messages', () => {
   });
 
   it('writes a rewritten image as an AI SDK image part', () => {
-    expect(toModelMessages([{ role: 'user', content: [{ type: 'image', mediaType: 'image/png', data: 'AAAA' }] }])).toEqual([{ role: 'user', content: [{ type: 'image', image: 'AAAA', mediaType: 'image/png' }] }]);
+    expect(toModelMessages([{ role: 'user', content: [{ type: 'image', mediaType: 'image/png', data: 'AAAA' }] }])).toEqual([
+      { role: 'user', content: [{ type: 'image', image: 'AAAA', mediaType: 'image/png' }] },
+    ]);
   });
 });

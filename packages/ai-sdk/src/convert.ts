@@ -132,7 +132,11 @@ function checkMessage(message: unknown, index: number): asserts message is Loose
   const content = (message as LooseMessage).content;
   const stringAllowed = role !== 'tool';
   if (!(Array.isArray(content) || (stringAllowed && typeof content === 'string'))) {
-    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `message ${index} (${role}) content: expected ${stringAllowed ? 'a string or ' : ''}an array of parts, got ${jsonText(content)}` });
+    throw new CtxkitError({
+      code: 'INVALID_ARGUMENT',
+      source,
+      message: `message ${index} (${role}) content: expected ${stringAllowed ? 'a string or ' : ''}an array of parts, got ${jsonText(content)}`,
+    });
   }
 }
 
@@ -201,7 +205,8 @@ export function createConversionCache(): ConversionCache {
 }
 
 function convertIn(messages: readonly unknown[], dialect: Dialect, cache?: ConversionCache): Message[] {
-  if (!Array.isArray(messages)) throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `expected an array of ${dialect === 'prompt' ? 'prompt' : 'model'} messages, got ${jsonText(messages)}` });
+  if (!Array.isArray(messages))
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `expected an array of ${dialect === 'prompt' ? 'prompt' : 'model'} messages, got ${jsonText(messages)}` });
   const out: Message[] = [];
   const keys: string[] = [];
   const conversions: Message[][] = [];
@@ -239,7 +244,11 @@ function convertIn(messages: readonly unknown[], dialect: Dialect, cache?: Conve
     cache.converted = conversions;
   }
   if (leading.length > 0) {
-    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: 'a prompt of tool approval responses only has nothing ctxkit can prepare; send at least one system, user or assistant message' });
+    throw new CtxkitError({
+      code: 'INVALID_ARGUMENT',
+      source,
+      message: 'a prompt of tool approval responses only has nothing ctxkit can prepare; send at least one system, user or assistant message',
+    });
   }
   return out;
 }
@@ -302,7 +311,10 @@ function toolResultOut(message: Extract<Message, { role: 'tool' }>, was?: LooseP
   const output =
     typeof content === 'string' || content.every((part) => part.type === 'text')
       ? { type: 'text', value: typeof content === 'string' ? content : content.map((part) => (part as { text: string }).text).join('\n') }
-      : { type: 'content', value: content.map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : { type: 'file', mediaType: part.mediaType, data: imageOut(part, 'prompt').data })) };
+      : {
+          type: 'content',
+          value: content.map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : { type: 'file', mediaType: part.mediaType, data: imageOut(part, 'prompt').data })),
+        };
   return withOptions({ type: 'tool-result', toolCallId: message.toolCallId, toolName: message.toolName ?? (was?.toolName as string | undefined) ?? 'unknown', output }, was?.providerOptions);
 }
 

@@ -6,7 +6,11 @@ export {
   type AiSdkCarried,
   type ConversionCache,
   createConversionCache,
-  fromLanguageModelPrompt, fromModelMessages, toLanguageModelPrompt, toModelMessages } from './convert.ts';
+  fromLanguageModelPrompt,
+  fromModelMessages,
+  toLanguageModelPrompt,
+  toModelMessages,
+} from './convert.ts';
 export { type CtxkitMiddlewareOptions, ctxkitMiddleware, modelIdOf } from './middleware.ts';
 export { type CtxkitPrepareStepOptions, ctxkitPrepareStep, type PrepareStepInput } from './prepare-step.ts';
 export { type RestoreToolOptions, restoreTool, restoreToolName, storeOf } from './restore-tool.ts';

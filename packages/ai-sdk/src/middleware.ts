@@ -1,10 +1,4 @@
-import type {
-  LanguageModelV4,
-  LanguageModelV4CallOptions,
-  LanguageModelV4Middleware,
-  LanguageModelV4StreamPart,
-  LanguageModelV4StreamResult,
-} from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Middleware, LanguageModelV4StreamPart, LanguageModelV4StreamResult } from '@ai-sdk/provider';
 import { CtxkitError, type ErrorClassification, type Message } from '@ctxkit/core';
 import { type ContextManager, createHostHistory, type PrepareReport } from '@ctxkit/engine';
 import { createConversionCache, fromLanguageModelPrompt, toLanguageModelPrompt } from './convert.ts';
@@ -61,8 +55,7 @@ export function ctxkitMiddleware(options: CtxkitMiddlewareOptions): LanguageMode
   if (!manager || typeof manager.prepare !== 'function' || typeof manager.record !== 'function') {
     throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'ai-sdk', message: 'ctxkitMiddleware needs { manager }: a context manager from createCtxkit or createContextManager' });
   }
-  const modelOf = (model: LanguageModelV4) =>
-    typeof options.model === 'function' ? options.model(model) : (options.model ?? modelIdOf(model));
+  const modelOf = (model: LanguageModelV4) => (typeof options.model === 'function' ? options.model(model) : (options.model ?? modelIdOf(model)));
   // The ctxkit messages each prepared call sent: record() and recover() work on them.
   const sent = new WeakMap<LanguageModelV4CallOptions, readonly Message[]>();
   const cache = createConversionCache();

@@ -34,7 +34,12 @@ describe('restoreTool', () => {
         } else if (restored === undefined) {
           restored = toolResultText(prompt, 'restore');
         }
-        const call = (toolCallId: string, toolName: string, input: unknown) => ({ content: [{ type: 'tool-call' as const, toolCallId, toolName, input: JSON.stringify(input) }], finishReason: { unified: 'tool-calls' as const, raw: undefined }, usage, warnings: [] });
+        const call = (toolCallId: string, toolName: string, input: unknown) => ({
+          content: [{ type: 'tool-call' as const, toolCallId, toolName, input: JSON.stringify(input) }],
+          finishReason: { unified: 'tool-calls' as const, raw: undefined },
+          usage,
+          warnings: [],
+        });
         if (handle !== undefined && restored === undefined) return call('restore', restoreToolName, { handle });
         if (restored !== undefined || step > 40) return { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] };
         return call(`call_${step}`, 'read_file', { path: `src/module-${step}.ts` });

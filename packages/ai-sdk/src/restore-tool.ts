@@ -19,7 +19,8 @@ export function storeOf(manager: ContextManager, store?: StorePlugin): StorePlug
     throw new CtxkitError({
       code: 'INVALID_ARGUMENT',
       source: 'ai-sdk',
-      message: 'restoreTool needs the store the microcompaction tier archives into: register one with the manager (createCtxkit does; with createContextManager add memoryStore() to plugins) or pass { store }',
+      message:
+        'restoreTool needs the store the microcompaction tier archives into: register one with the manager (createCtxkit does; with createContextManager add memoryStore() to plugins) or pass { store }',
     });
   }
   return found;

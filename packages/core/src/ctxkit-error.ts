@@ -60,11 +60,6 @@ export class CtxkitError extends Error {
 
   /** True for any ctxkit error, from this copy of the package or another; optionally of one code. */
   static isInstance(value: unknown, code?: CtxkitErrorCode): value is CtxkitError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[marker] === true &&
-      (code === undefined || (value as CtxkitError).code === code)
-    );
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true && (code === undefined || (value as CtxkitError).code === code);
   }
 }

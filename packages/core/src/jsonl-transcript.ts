@@ -68,4 +68,3 @@ export function parseJsonlTranscript(text: string, source = 'transcript'): Messa
   });
   return messages;
 }
-

@@ -1,7 +1,5 @@
 /** A part of a message's content: text, or an image given inline (`data`, base64) or by `url`. */
-export type ContentPart =
-  | { type: 'text'; text: string }
-  | { type: 'image'; mediaType: string; data?: string; url?: string };
+export type ContentPart = { type: 'text'; text: string } | { type: 'image'; mediaType: string; data?: string; url?: string };
 
 /** A tool call as the model sent it. `arguments` is the JSON text, unparsed. */
 export interface ToolCall {

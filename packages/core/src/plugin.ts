@@ -1,15 +1,7 @@
 import type { Message } from './message.ts';
 
 /** Every kind of plugin the registry knows. */
-export type PluginKind =
-  | 'tokenizer'
-  | 'estimator'
-  | 'threshold-policy'
-  | 'tier'
-  | 'summarizer'
-  | 'provider'
-  | 'store'
-  | 'reinjection-source';
+export type PluginKind = 'tokenizer' | 'estimator' | 'threshold-policy' | 'tier' | 'summarizer' | 'provider' | 'store' | 'reinjection-source';
 
 /**
  * The contract versions this release accepts, kind by kind. Each kind's contract is versioned on its own:
@@ -48,11 +40,7 @@ export type SpecificationVersion = SpecificationVersions[PluginKind];
  * unique within its kind. A host reads `specificationVersion` to know what a plugin speaks; `Version`
  * narrows it when a kind's contract has more than one version (`PluginBase<'tier', Id, 'v2'>`).
  */
-export interface PluginBase<
-  Kind extends PluginKind,
-  Id extends string,
-  Version extends SpecificationVersionOf<Kind> = SpecificationVersionOf<Kind>,
-> {
+export interface PluginBase<Kind extends PluginKind, Id extends string, Version extends SpecificationVersionOf<Kind> = SpecificationVersionOf<Kind>> {
   readonly specificationVersion: Version;
   readonly kind: Kind;
   readonly id: Id;
@@ -264,27 +252,10 @@ export interface ReinjectionSourcePlugin<Id extends string = string> extends Plu
 }
 
 /** Any first-party or third-party plugin. */
-export type AnyPlugin =
-  | TokenizerPlugin
-  | EstimatorPlugin
-  | ThresholdPolicyPlugin
-  | TierPlugin
-  | SummarizerPlugin
-  | ProviderPlugin
-  | StorePlugin
-  | ReinjectionSourcePlugin;
+export type AnyPlugin = TokenizerPlugin | EstimatorPlugin | ThresholdPolicyPlugin | TierPlugin | SummarizerPlugin | ProviderPlugin | StorePlugin | ReinjectionSourcePlugin;
 
 /** Every plugin kind, in the order the docs list them. */
-export const pluginKinds: readonly PluginKind[] = [
-  'tokenizer',
-  'estimator',
-  'threshold-policy',
-  'tier',
-  'summarizer',
-  'provider',
-  'store',
-  'reinjection-source',
-];
+export const pluginKinds: readonly PluginKind[] = ['tokenizer', 'estimator', 'threshold-policy', 'tier', 'summarizer', 'provider', 'store', 'reinjection-source'];
 
 /** For each kind, the contract versions a release accepts, as a list a host can check at run time. */
 export type SupportedSpecificationVersions = { readonly [Kind in PluginKind]: readonly SpecificationVersionOf<Kind>[] };

@@ -44,8 +44,7 @@ describe('createRegistry', () => {
 });
 
 /** The smallest object that passes as a plugin of a kind (the registry checks the base, not the methods). */
-const pluginOf = (kind: PluginKind, specificationVersion: string): AnyPlugin =>
-  ({ specificationVersion, kind, id: `${kind}-${specificationVersion}` }) as unknown as AnyPlugin;
+const pluginOf = (kind: PluginKind, specificationVersion: string): AnyPlugin => ({ specificationVersion, kind, id: `${kind}-${specificationVersion}` }) as unknown as AnyPlugin;
 
 describe('per-kind contract versions', () => {
   it('lists the versions of every kind and registers a v1 plugin of each', () => {

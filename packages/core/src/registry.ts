@@ -44,11 +44,7 @@ function describeValue(value: unknown): string {
  * @throws CtxkitError INVALID_PLUGIN for a value that is not a plugin of a known kind with an id
  * @throws CtxkitError UNSUPPORTED_SPECIFICATION for a version its kind does not list, naming the versions it does
  */
-export function assertValidPlugin(
-  plugin: unknown,
-  position: number,
-  supported: SupportedSpecificationVersions = supportedSpecificationVersions,
-): AnyPlugin {
+export function assertValidPlugin(plugin: unknown, position: number, supported: SupportedSpecificationVersions = supportedSpecificationVersions): AnyPlugin {
   const where = `plugin at position ${position}`;
   if (typeof plugin !== 'object' || plugin === null) {
     throw new CtxkitError({ code: 'INVALID_PLUGIN', message: `${where} is ${describeValue(plugin)}, not a plugin object` });
@@ -84,9 +80,7 @@ export function assertValidPlugin(
  * registry.tier('nope');           // compile error: 'nope' was not registered
  * ```
  */
-export function createRegistry<const List extends readonly (AnyPlugin | Falsy)[]>(
-  plugins: List,
-): Registry<Exclude<List[number], Falsy>> {
+export function createRegistry<const List extends readonly (AnyPlugin | Falsy)[]>(plugins: List): Registry<Exclude<List[number], Falsy>> {
   type P = Exclude<List[number], Falsy>;
   const list: P[] = [];
   const byKey = new Map<string, P>();

@@ -42,7 +42,9 @@ describe('boundedStore', () => {
   };
 
   it('fails a call that does not settle in time with STORE_ERROR naming the key and the store', async () => {
-    const error = await boundedStore(hanging, 20).getItem('r7').catch((caught: unknown) => caught);
+    const error = await boundedStore(hanging, 20)
+      .getItem('r7')
+      .catch((caught: unknown) => caught);
     expect(CtxkitError.isInstance(error, 'STORE_ERROR')).toBe(true);
     expect((error as Error).message).toBe('[ctxkit:core] getItem "r7" timed out after 20 ms (store "hanging")');
     await expect(boundedStore(hanging, 20).setItem('r8', 'x')).rejects.toThrow('setItem "r8" timed out after 20 ms');

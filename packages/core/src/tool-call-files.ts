@@ -24,7 +24,8 @@ export type ToolCallFiles =
       written: string[];
     };
 
-const shellTools = /^(?:bash|sh|zsh|shell|terminal|run|run_command|run_shell_command|run_terminal_cmd|execute|execute_command|execute_bash|exec|exec_command|cmd|powershell|local_shell|container\.exec)$/i;
+const shellTools =
+  /^(?:bash|sh|zsh|shell|terminal|run|run_command|run_shell_command|run_terminal_cmd|execute|execute_command|execute_bash|exec|exec_command|cmd|powershell|local_shell|container\.exec)$/i;
 const sweAgentCommands = new Set(['create', 'edit', 'open', 'goto', 'scroll_up', 'scroll_down', 'find_file', 'search_file', 'search_dir', 'submit', 'insert', 'append']);
 const editorVerbs: Record<string, 'read' | 'written'> = { view: 'read', create: 'written', str_replace: 'written', insert: 'written', undo_edit: 'written', write: 'written', edit: 'written' };
 const pathFields = ['path', 'file', 'filename', 'file_path', 'filepath', 'filePath', 'target_file', 'notebook_path', 'relative_path', 'absolute_path'];

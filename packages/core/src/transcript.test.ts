@@ -13,7 +13,13 @@ const valid: Message[] = [
   { role: 'tool', toolCallId: 'c1', content: 'file text' },
   { role: 'tool', toolCallId: 'c2', content: [{ type: 'text', text: 'match' }] },
   { role: 'assistant', content: 'Done.' },
-  { role: 'user', content: [{ type: 'text', text: 'Now b.ts' }, { type: 'image', mediaType: 'image/png', data: 'AAAA' }] },
+  {
+    role: 'user',
+    content: [
+      { type: 'text', text: 'Now b.ts' },
+      { type: 'image', mediaType: 'image/png', data: 'AAAA' },
+    ],
+  },
   { role: 'assistant', content: '', toolCalls: [call('c3')] },
   { role: 'tool', toolCallId: 'c3', content: 'b text' },
 ];
@@ -66,7 +72,10 @@ describe('validateTranscript', () => {
   });
 
   it('assertValidTranscript throws INVALID_TRANSCRIPT with every issue in details', () => {
-    const bad = [{ role: 'user', content: 'x' }, { role: 'tool', toolCallId: 'nope', content: 'y' }];
+    const bad = [
+      { role: 'user', content: 'x' },
+      { role: 'tool', toolCallId: 'nope', content: 'y' },
+    ];
     try {
       assertValidTranscript(bad, 'engine');
       expect.unreachable();
@@ -88,7 +97,11 @@ describe('turns and rounds', () => {
   });
 
   it('puts messages before the first user message in a turn of their own', () => {
-    const greeting: Message[] = [{ role: 'system', content: 's' }, { role: 'assistant', content: 'Hi' }, { role: 'user', content: 'task' }];
+    const greeting: Message[] = [
+      { role: 'system', content: 's' },
+      { role: 'assistant', content: 'Hi' },
+      { role: 'user', content: 'task' },
+    ];
     expect(segmentTurns(greeting)).toEqual([
       { start: 1, end: 2 },
       { start: 2, end: 3 },

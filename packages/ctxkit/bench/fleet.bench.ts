@@ -92,7 +92,9 @@ const row = (label: string, pick: (round: (typeof perRound)[number]) => Stats) =
   return `| ${label} | ${of('prepared')} | ${ms(of('memory50'))} | ${ms(of('redis50'))} | ${ms(of('memory99'))} | ${ms(of('redis99'))} | ${ms(of('overhead50'))} | ${ms(of('overhead99'))} | ${(of('redis50') / of('memory50')).toFixed(2)}× |`;
 };
 const walls = perRound.map((round) => `${round.wallSeconds.toFixed(1)} s`).join(', ');
-console.log(`\n${conversations} conversations in ${conversations} worker processes, one redis-server, ${window.toLocaleString('en-US')}-token window; ${rounds} rounds (wall ${walls}); medians over rounds of each statistic\n`);
+console.log(
+  `\n${conversations} conversations in ${conversations} worker processes, one redis-server, ${window.toLocaleString('en-US')}-token window; ${rounds} rounds (wall ${walls}); medians over rounds of each statistic\n`,
+);
 console.log('| steps | prepared per round | p50 memory | p50 Redis | p99 memory | p99 Redis | p50 overhead | p99 overhead | p50 ratio |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 console.log(row('all', (round) => round.all));

@@ -13,7 +13,9 @@ const requests: (readonly Message[])[] = [];
 await simulateRun(recorded, { window: 32_000, policy: 'ctxkit', onRequest: (request) => requests.push(request) });
 const encoder = new Tiktoken(o200k);
 const flatten = (request: readonly Message[]) =>
-  request.map((message) => `${message.role}\n${textOf(message.content)}${message.role === 'assistant' ? (message.toolCalls ?? []).map((call) => `${call.name}${call.arguments}`).join('') : ''}`).join('\n');
+  request
+    .map((message) => `${message.role}\n${textOf(message.content)}${message.role === 'assistant' ? (message.toolCalls ?? []).map((call) => `${call.name}${call.arguments}`).join('') : ''}`)
+    .join('\n');
 
 const simulateTimes: number[] = [];
 const countTimes: number[] = [];

@@ -18,7 +18,10 @@ const file = (name: string) => join(dir, name);
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'ctxkit-cli-'));
-  const lines = [{ role: 'system', content: 'You are a coding agent.' }, { role: 'user', content: 'Fix the failing test in src/app.ts' }];
+  const lines = [
+    { role: 'system', content: 'You are a coding agent.' },
+    { role: 'user', content: 'Fix the failing test in src/app.ts' },
+  ];
   for (let step = 0; step < 40; step++) {
     lines.push({ role: 'assistant', content: `step ${step}`, tool_calls: [{ id: `c${step}`, name: step % 2 ? 'bash' : 'read_file', arguments: { path: `src/f${step}.ts` } }] } as never);
     lines.push({ role: 'tool', tool_call_id: `c${step}`, content: `export const value${step} = ${step};\n`.repeat(60) } as never);
@@ -34,7 +37,12 @@ beforeAll(() => {
         {
           name: 'read_file',
           description: 'Read a file from the workspace. Use it before editing.',
-          inputSchema: { type: 'object', title: 'ReadFileArgs', properties: { path: { type: 'string', description: 'The path of the file to read, e.g. src/app.ts. Relative to the workspace root.', examples: ['src/app.ts'] } }, required: ['path'] },
+          inputSchema: {
+            type: 'object',
+            title: 'ReadFileArgs',
+            properties: { path: { type: 'string', description: 'The path of the file to read, e.g. src/app.ts. Relative to the workspace root.', examples: ['src/app.ts'] } },
+            required: ['path'],
+          },
         },
       ],
     }),
@@ -163,7 +171,7 @@ describe('ctxkit simulate', () => {
     expect(stdout).toContain('summarize-at-90');
   });
 
-  it('--iso runs each peer by its own rule and at ctxkit\'s threshold, with totals pooled over the runs', () => {
+  it("--iso runs each peer by its own rule and at ctxkit's threshold, with totals pooled over the runs", () => {
     const { code, stdout } = ctxkit('simulate', file('run.jsonl'), file('run.jsonl'), '--window', '8000', '--max-output', '1000', '--compare', '--iso', '--json');
     expect(code).toBe(0);
     const { runs, totals } = JSON.parse(stdout);
@@ -207,7 +215,7 @@ describe('ctxkit simulate: bad options and failures', () => {
   });
 
   it('exits 2 for --iso without --compare, a usage skew out of range, or a zero trigger', () => {
-    expect(ctxkit('simulate', file('run.jsonl'), '--iso').stderr).toContain('--iso compares the policies at ctxkit\'s threshold: use it with --compare');
+    expect(ctxkit('simulate', file('run.jsonl'), '--iso').stderr).toContain("--iso compares the policies at ctxkit's threshold: use it with --compare");
     const skew = ctxkit('simulate', file('run.jsonl'), '--usage-skew', 'half');
     expect(skew.code).toBe(2);
     expect(skew.stderr).toContain('--usage-skew must be a number above 0 and at most 10');

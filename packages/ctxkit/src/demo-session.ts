@@ -58,8 +58,17 @@ export function demoSession(seed = 7): Message[] {
       call('grep', { pattern: 'toDecimalPlaces', path: 'src' }, hits.join('\n'), 'Searching for every place that rounds.');
     } else if (roll < 0.85) {
       const failures = 1 + Math.floor(next() * 6);
-      const lines = Array.from({ length: failures }, (_, failure) => `  ✕ ${module} rounds ${['JPY', 'EUR', 'USD'][failure % 3]} totals (${Math.floor(next() * 40)} ms)\n    Expected: "1,235"\n    Received: "1,234.50"\n      at Object.<anonymous> (src/${module}/rounding.test.ts:${20 + failure}:11)`);
-      call('bash', { command: `npm test -- ${module}` }, `FAIL src/${module}/rounding.test.ts\n${lines.join('\n')}\n\nTests: ${failures} failed, ${12 - failures} passed\nexit code 1`, `Running the ${module} tests.`);
+      const lines = Array.from(
+        { length: failures },
+        (_, failure) =>
+          `  ✕ ${module} rounds ${['JPY', 'EUR', 'USD'][failure % 3]} totals (${Math.floor(next() * 40)} ms)\n    Expected: "1,235"\n    Received: "1,234.50"\n      at Object.<anonymous> (src/${module}/rounding.test.ts:${20 + failure}:11)`,
+      );
+      call(
+        'bash',
+        { command: `npm test -- ${module}` },
+        `FAIL src/${module}/rounding.test.ts\n${lines.join('\n')}\n\nTests: ${failures} failed, ${12 - failures} passed\nexit code 1`,
+        `Running the ${module} tests.`,
+      );
     } else {
       call('edit_file', { path, old_str: 'toDecimalPlaces(2)', new_str: 'toDecimalPlaces(currency.minorUnits)' }, `Edited ${path}: 1 replacement.`, `Using the currency's minor units in ${path}.`);
     }

@@ -30,7 +30,13 @@ describe('a fallback chain with the context manager, against real HTTP servers',
     const manager = createCtxkit({ model: 'openai:gpt-4o', plugins: [primary, local] });
     const thresholds: Record<string, number> = {};
     const switches: string[] = [];
-    const chain = withFallback([{ provider: primary, model: 'gpt-4o' }, { provider: local, model: 'qwen3:8b' }], { onSwitch: ({ to }) => switches.push(to.model) });
+    const chain = withFallback(
+      [
+        { provider: primary, model: 'gpt-4o' },
+        { provider: local, model: 'qwen3:8b' },
+      ],
+      { onSwitch: ({ to }) => switches.push(to.model) },
+    );
 
     const { target } = await chain.run(async ({ provider, model }) => {
       const { messages, report } = await manager.prepare(history, { model: `${provider.id}:${model}` });

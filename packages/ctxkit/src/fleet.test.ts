@@ -92,7 +92,16 @@ describe.skipIf(!installed)('a fleet sharing one redis-server (127.0.0.1)', () =
     const store = redisStore({ url: server.url, base: 'outage', timeoutMs: 500 });
     const conversationId = 'outage-run';
     // Every old result archived, as bare stubs (nothing for trim to fold), so the outage meets archives from before and after it.
-    const manager = createCtxkit({ model: 'm', contextWindow: 16_000, maxOutputTokens: 2_000, store, conversationId, editedFiles: false, storeTimeoutMs: 1_000, microcompact: { archive: 'all', stubDetail: false } });
+    const manager = createCtxkit({
+      model: 'm',
+      contextWindow: 16_000,
+      maxOutputTokens: 2_000,
+      store,
+      conversationId,
+      editedFiles: false,
+      storeTimeoutMs: 1_000,
+      microcompact: { archive: 'all', stubDetail: false },
+    });
     const restore = createRestoreHandler(store, { conversationId });
     try {
       const history = fleetTranscript(conversationId, 14);

@@ -1,15 +1,6 @@
 import type { Falsy, StorePlugin, SummarizerPlugin, TierPlugin } from '@ctxkit/core';
 import { memoryStore } from '@ctxkit/core';
-import {
-  type ContextManager,
-  type ContextManagerOptions,
-  createContextManager,
-  type EditedFilesSourceOptions,
-  editedFilesSource,
-  planSource,
-  taskSource,
-  todosSource,
-} from '@ctxkit/engine';
+import { type ContextManager, type ContextManagerOptions, createContextManager, type EditedFilesSourceOptions, editedFilesSource, planSource, taskSource, todosSource } from '@ctxkit/engine';
 import { type ImageStripOptions, imageStripTier } from '@ctxkit/tier-images';
 import { type MicrocompactOptions, microcompactTier } from '@ctxkit/tier-microcompact';
 import { type SummaryTierOptions, summaryTier } from '@ctxkit/tier-summary';

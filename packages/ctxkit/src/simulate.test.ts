@@ -9,15 +9,19 @@ if (!corpus) console.warn(`[ctxkit] ${corpusMissingMessage}`);
 // DESIGN.md §3 on real runs (issue 4's proof): a 32,000-token window, a 4,096-token output reserve,
 // the offline factual-note summarizer standing in for the model.
 describe.skipIf(!corpus)('replaying every recorded run through the default preset at 32K', () => {
-  it.each(listTrajectories())('%s: every request fits, pairs intact, system identical, recent rounds verbatim, archives restore', async (file) => {
-    const recorded = readTrajectory(file);
-    const result = await simulateRun(recorded, { window: 32_000, maxOutputTokens: 4_096, policy: 'ctxkit', check: true });
-    expect(result.violations).toEqual([]);
-    expect(result.overflows).toBe(0);
-    expect(result.peakInputTokens + 4_096).toBeLessThanOrEqual(32_000);
-    const uncompacted = await simulateRun(recorded, { window: 32_000, maxOutputTokens: 4_096, policy: 'none' });
-    if (uncompacted.overflows > 0) expect(result.compactions).toBeGreaterThan(0);
-  }, 120_000);
+  it.each(listTrajectories())(
+    '%s: every request fits, pairs intact, system identical, recent rounds verbatim, archives restore',
+    async (file) => {
+      const recorded = readTrajectory(file);
+      const result = await simulateRun(recorded, { window: 32_000, maxOutputTokens: 4_096, policy: 'ctxkit', check: true });
+      expect(result.violations).toEqual([]);
+      expect(result.overflows).toBe(0);
+      expect(result.peakInputTokens + 4_096).toBeLessThanOrEqual(32_000);
+      const uncompacted = await simulateRun(recorded, { window: 32_000, maxOutputTokens: 4_096, policy: 'none' });
+      if (uncompacted.overflows > 0) expect(result.compactions).toBeGreaterThan(0);
+    },
+    120_000,
+  );
 });
 
 describe('the cost of a replay', () => {
@@ -41,7 +45,11 @@ describe('simulateRun options', () => {
       { role: 'user', content: 'Fix parse_config in src/config.py.' },
     ];
     for (let step = 0; step < 60; step += 1) {
-      messages.push({ role: 'assistant', content: `Reading src/mod_${step}.py for parse_config.`, toolCalls: [{ id: `c${step}`, name: 'bash', arguments: JSON.stringify({ command: `cat src/mod_${step}.py` }) }] });
+      messages.push({
+        role: 'assistant',
+        content: `Reading src/mod_${step}.py for parse_config.`,
+        toolCalls: [{ id: `c${step}`, name: 'bash', arguments: JSON.stringify({ command: `cat src/mod_${step}.py` }) }],
+      });
       messages.push({ role: 'tool', toolCallId: `c${step}`, content: `def helper_${step}(value):\n    return parse_config(value)\n`.repeat(30) });
     }
     messages.push({ role: 'assistant', content: 'Editing src/config.py and src/mod_3.py.' });

@@ -20,17 +20,7 @@ import { createSimulatedProviderCounter, type SimulatedProviderCounter } from '.
  * The ways of keeping a run in its window that `simulate` compares: two naive baselines, the peers'
  * own policies re-implemented from their sources (docs/policies.md), and ctxkit's default.
  */
-export const simulationPolicies = [
-  'none',
-  'sliding-window',
-  'summarize-at-90',
-  'observation-masking',
-  'codex',
-  'gemini-cli',
-  'opencode',
-  'anthropic-context-editing',
-  'ctxkit',
-] as const;
+export const simulationPolicies = ['none', 'sliding-window', 'summarize-at-90', 'observation-masking', 'codex', 'gemini-cli', 'opencode', 'anthropic-context-editing', 'ctxkit'] as const;
 /** One of {@link simulationPolicies}. */
 export type SimulationPolicy = (typeof simulationPolicies)[number];
 
@@ -230,8 +220,7 @@ async function startReplay(recorded: readonly Message[], options: SimulateOption
   const restore = createRestoreHandler(store);
   // Without a named summarizer the preset runs as it does with no model: tier 0 skips and trim writes its
   // factual note, which is priced below as if the model had written it (DESIGN.md §11).
-  const ctxkit =
-    policy === 'ctxkit' ? createCtxkitReplay({ window, maxOutputTokens, triggerTokens, ...(options.summarizer ? { summarizer } : {}), store, encoding }) : undefined;
+  const ctxkit = policy === 'ctxkit' ? createCtxkitReplay({ window, maxOutputTokens, triggerTokens, ...(options.summarizer ? { summarizer } : {}), store, encoding }) : undefined;
   const context: PolicyContext = {
     window,
     maxOutputTokens,
@@ -325,7 +314,8 @@ async function replayStep(state: ReplayState, message: Message, totalSteps: numb
   state.history.push(message);
   state.retention.observe(message);
   options.onStep?.(step, totalSteps);
-  if (state.ctxkit && report?.compacted && report.after !== undefined && report.after > report.threshold) addWarning(result, step, `compacted to ${report.after} tokens, still over the threshold ${report.threshold}`);
+  if (state.ctxkit && report?.compacted && report.after !== undefined && report.after > report.threshold)
+    addWarning(result, step, `compacted to ${report.after} tokens, still over the threshold ${report.threshold}`);
 }
 
 /**

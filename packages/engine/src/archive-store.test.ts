@@ -21,8 +21,11 @@ const archivingTier = (id: string, archive: boolean): TierPlugin => ({
         return { status: 'failed', reason: `could not archive: ${(error as Error).message}`, error };
       }
     }
-    const out = messages.map((message, index): Message =>
-      index < protectedStart && message.role === 'tool' ? { role: 'tool', toolCallId: message.toolCallId, content: '[gone]', meta: { ctxkit: { kind: 'note', by: id, replaces: [`#${index}`] } } } : message,
+    const out = messages.map(
+      (message, index): Message =>
+        index < protectedStart && message.role === 'tool'
+          ? { role: 'tool', toolCallId: message.toolCallId, content: '[gone]', meta: { ctxkit: { kind: 'note', by: id, replaces: [`#${index}`] } } }
+          : message,
     );
     return { status: 'applied', messages: out };
   },
@@ -41,7 +44,14 @@ describe('conversationId', () => {
   it('puts what tiers archive under the conversation, so two conversations with the same handles keep their own', async () => {
     const store = memoryStore();
     for (const conversationId of ['ticket-1', 'ticket-2']) {
-      const manager = createContextManager({ model: 'm', contextWindow: 100_000, policy, keepRecentTurns: 1, conversationId, plugins: [archivingTier('archive', true), tiktokenCounter('o200k_base'), store] });
+      const manager = createContextManager({
+        model: 'm',
+        contextWindow: 100_000,
+        policy,
+        keepRecentTurns: 1,
+        conversationId,
+        plugins: [archivingTier('archive', true), tiktokenCounter('o200k_base'), store],
+      });
       const { report } = await manager.prepare(run(12, conversationId));
       expect(report.compacted).toBe(true);
     }
@@ -58,14 +68,25 @@ describe('conversationId', () => {
   });
 
   it('rejects an empty conversationId or a bad storeTimeoutMs at creation', () => {
-    expect(() => createContextManager({ model: 'm', contextWindow: 1_000, conversationId: '' })).toThrow('[ctxkit:engine] createContextManager option conversationId must be a non-empty string, got ""');
-    expect(() => createContextManager({ model: 'm', contextWindow: 1_000, storeTimeoutMs: 0 })).toThrow('[ctxkit:engine] createContextManager option storeTimeoutMs must be a number of milliseconds above 0, got 0');
+    expect(() => createContextManager({ model: 'm', contextWindow: 1_000, conversationId: '' })).toThrow(
+      '[ctxkit:engine] createContextManager option conversationId must be a non-empty string, got ""',
+    );
+    expect(() => createContextManager({ model: 'm', contextWindow: 1_000, storeTimeoutMs: 0 })).toThrow(
+      '[ctxkit:engine] createContextManager option storeTimeoutMs must be a number of milliseconds above 0, got 0',
+    );
   });
 });
 
 describe('a store that does not answer', () => {
   it('bounds each store call by storeTimeoutMs: the archiving tier fails with the reason and the next tier still compacts', async () => {
-    const hanging: StorePlugin<'hanging'> = { specificationVersion: 'v1', kind: 'store', id: 'hanging', getItem: () => new Promise(() => {}), setItem: () => new Promise(() => {}), removeItem: () => new Promise(() => {}) };
+    const hanging: StorePlugin<'hanging'> = {
+      specificationVersion: 'v1',
+      kind: 'store',
+      id: 'hanging',
+      getItem: () => new Promise(() => {}),
+      setItem: () => new Promise(() => {}),
+      removeItem: () => new Promise(() => {}),
+    };
     const manager = createContextManager({
       model: 'm',
       contextWindow: 100_000,

@@ -23,7 +23,11 @@ export function archiveStore(store: StorePlugin, options: ArchiveStoreOptions): 
     throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'engine', message: `createContextManager option conversationId must be a non-empty string, got ${JSON.stringify(conversationId)}` });
   }
   if (!(typeof storeTimeoutMs === 'number' && storeTimeoutMs > 0)) {
-    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'engine', message: `createContextManager option storeTimeoutMs must be a number of milliseconds above 0, got ${String(storeTimeoutMs)}` });
+    throw new CtxkitError({
+      code: 'INVALID_ARGUMENT',
+      source: 'engine',
+      message: `createContextManager option storeTimeoutMs must be a number of milliseconds above 0, got ${String(storeTimeoutMs)}`,
+    });
   }
   const bounded = boundedStore(store, storeTimeoutMs);
   return conversationId === undefined ? bounded : conversationStore(bounded, conversationId);

@@ -127,7 +127,10 @@ describe('prepare', () => {
 
   it('rejects a malformed transcript with INVALID_TRANSCRIPT naming the message', async () => {
     const manager = createContextManager({ model: 'm', contextWindow: 100_000 });
-    const bad = [{ role: 'user', content: 'x' }, { role: 'tool', toolCallId: 'nope', content: 'y' }] as Message[];
+    const bad = [
+      { role: 'user', content: 'x' },
+      { role: 'tool', toolCallId: 'nope', content: 'y' },
+    ] as Message[];
     const error = await manager.prepare(bad).catch((caught: unknown) => caught);
     expect(CtxkitError.isInstance(error, 'INVALID_TRANSCRIPT')).toBe(true);
     expect((error as Error).message).toContain('message 1 toolCallId');
@@ -137,10 +140,11 @@ describe('prepare', () => {
 describe('the tier loop', () => {
   it('runs tiers in order and stops once the target is reached', async () => {
     const ran: string[] = [];
-    const spy = (id: string) => tier(id, async (messages, context) => {
-      ran.push(id);
-      return noteTier(id).apply(messages, context);
-    });
+    const spy = (id: string) =>
+      tier(id, async (messages, context) => {
+        ran.push(id);
+        return noteTier(id).apply(messages, context);
+      });
     const manager = createContextManager({ model: 'm', contextWindow: 16_000, plugins: [spy('first'), spy('second'), tiktokenCounter('o200k_base')] });
     const { report } = await manager.prepare(run(12));
     expect(ran).toEqual(['first']);
@@ -333,7 +337,11 @@ describe('the circuit breaker and refills', () => {
     const first = await manager.prepare(run(12));
     expect(first.report.compacted).toBe(true);
     // The agent appends a huge tool result right after the compaction.
-    const grown: Message[] = [...first.messages, { role: 'assistant', content: '', toolCalls: [{ id: 'big', name: 'bash', arguments: '{"command":"cat big.log"}' }] }, { role: 'tool', toolCallId: 'big', content: words(3_000) }];
+    const grown: Message[] = [
+      ...first.messages,
+      { role: 'assistant', content: '', toolCalls: [{ id: 'big', name: 'bash', arguments: '{"command":"cat big.log"}' }] },
+      { role: 'tool', toolCallId: 'big', content: words(3_000) },
+    ];
     const second = await manager.prepare(grown);
     expect(second.report.refill).toBe(true);
     expect(events.some((event) => event.type === 'refill')).toBe(true);
@@ -421,7 +429,12 @@ describe('reinjection', () => {
       reinjection: { resetReadCache: () => resets++ },
     });
     const messages = run(12);
-    messages.splice(2, 0, { role: 'assistant', content: '', toolCalls: [{ id: 'w1', name: 'write_file', arguments: JSON.stringify({ path: 'range.ts', content: 'old' }) }] }, { role: 'tool', toolCallId: 'w1', content: 'written' });
+    messages.splice(
+      2,
+      0,
+      { role: 'assistant', content: '', toolCalls: [{ id: 'w1', name: 'write_file', arguments: JSON.stringify({ path: 'range.ts', content: 'old' }) }] },
+      { role: 'tool', toolCallId: 'w1', content: 'written' },
+    );
     // The file changed on disk after the agent wrote it: reinjection must show today's content.
     writeFileSync(join(dir, 'range.ts'), 'export const range = (n) => Array.from({ length: n }, (_, i) => i); // new');
     const { messages: prepared, report } = await manager.prepare(messages);

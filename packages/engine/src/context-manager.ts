@@ -1,12 +1,4 @@
-import {
-  type AnyPlugin,
-  CtxkitError,
-  createRegistry,
-  createTranscriptValidator,
-  memoryStore,
-  type Registry,
-  type ThresholdPolicyPlugin,
-} from '@ctxkit/core';
+import { type AnyPlugin, CtxkitError, createRegistry, createTranscriptValidator, memoryStore, type Registry, type ThresholdPolicyPlugin } from '@ctxkit/core';
 import { createCompactionState, halfWindowPolicy } from '@ctxkit/threshold';
 import { createMeter, type Meter } from '@ctxkit/tokens';
 import { archiveStore } from './archive-store.ts';

@@ -1,13 +1,4 @@
-import type {
-  Message,
-  ProviderPlugin,
-  ReinjectionSourcePlugin,
-  StorePlugin,
-  SummarizerPlugin,
-  ThresholdPolicyPlugin,
-  TierPlugin,
-  TranscriptValidator,
-} from '@ctxkit/core';
+import type { Message, ProviderPlugin, ReinjectionSourcePlugin, StorePlugin, SummarizerPlugin, ThresholdPolicyPlugin, TierPlugin, TranscriptValidator } from '@ctxkit/core';
 import type { CompactionState } from '@ctxkit/threshold';
 import type { Meter } from '@ctxkit/tokens';
 import type { Compaction } from './compact.ts';

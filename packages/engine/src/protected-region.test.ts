@@ -5,7 +5,10 @@ import { protectedRegion } from './protected-region.ts';
 const size = (messages: Message[]) => (start: number) => messages.slice(start).reduce((sum, message) => sum + JSON.stringify(message).length, 0);
 
 function agentRun(rounds: number): Message[] {
-  const messages: Message[] = [{ role: 'system', content: 's' }, { role: 'user', content: 'task' }];
+  const messages: Message[] = [
+    { role: 'system', content: 's' },
+    { role: 'user', content: 'task' },
+  ];
   for (let round = 0; round < rounds; round++) {
     messages.push({ role: 'assistant', content: '', toolCalls: [{ id: `c${round}`, name: 'bash', arguments: '{}' }] }, { role: 'tool', toolCallId: `c${round}`, content: 'x'.repeat(100) });
   }
@@ -14,7 +17,13 @@ function agentRun(rounds: number): Message[] {
 
 describe('protectedRegion', () => {
   it('keeps the last turns when they fit the budget', () => {
-    const messages: Message[] = [{ role: 'system', content: 's' }, { role: 'user', content: 'task' }, { role: 'assistant', content: 'a' }, { role: 'user', content: 'next' }, { role: 'assistant', content: 'b' }];
+    const messages: Message[] = [
+      { role: 'system', content: 's' },
+      { role: 'user', content: 'task' },
+      { role: 'assistant', content: 'a' },
+      { role: 'user', content: 'next' },
+      { role: 'assistant', content: 'b' },
+    ];
     expect(protectedRegion(messages, 1, 10_000, size(messages))).toEqual({ start: 3, by: 'turns', size: 1 });
   });
 

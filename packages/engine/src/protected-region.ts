@@ -14,12 +14,7 @@ export interface ProtectedRegion {
  * alone would take more than `budgetTokens`, the region is the last rounds instead (an assistant message
  * with its tool results), as many as fit, at least one. See docs/decisions/0008-engine.md.
  */
-export function protectedRegion(
-  messages: readonly Message[],
-  keepRecentTurns: number,
-  budgetTokens: number,
-  countSlice: (start: number) => number,
-): ProtectedRegion {
+export function protectedRegion(messages: readonly Message[], keepRecentTurns: number, budgetTokens: number, countSlice: (start: number) => number): ProtectedRegion {
   const byTurns = recentTurnsStart(messages, keepRecentTurns);
   // Tiers keep the task (the first user message) in place, so the foldable span lies after it; a region
   // that starts at or right after the task leaves nothing to compact.

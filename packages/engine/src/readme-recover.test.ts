@@ -39,7 +39,8 @@ describe('the README example of recover', () => {
   }, 60_000);
 
   it('would catch a use of a field the action does not have', () => {
-    const wrong = "import type { ContextManager } from './index.ts';\ndeclare const manager: ContextManager;\nconst result = await manager.recover([], new Error('x'));\nconst n: number = result.maxOutputTokens;\nexport { n };\n";
+    const wrong =
+      "import type { ContextManager } from './index.ts';\ndeclare const manager: ContextManager;\nconst result = await manager.recover([], new Error('x'));\nconst n: number = result.maxOutputTokens;\nexport { n };\n";
     expect(typeErrors(wrong).join('\n')).toMatch(/maxOutputTokens/);
   }, 60_000);
 });

@@ -49,7 +49,16 @@ async function compactAfterOverflow(parts: ManagerParts, messages: readonly Mess
   const window = await decideWindow(parts, model, options.signal);
   const tools = options.tools ?? parts.options.tools;
   const measurement = parts.meter.measure(messages, { ...(tools ? { tools } : {}), model });
-  const compaction = await compact(parts, messages, { model, tools, target: window.target, threshold: window.threshold, trigger: 'overflow', signal: options.signal, measurement, estimateConfirmed: false });
+  const compaction = await compact(parts, messages, {
+    model,
+    tools,
+    target: window.target,
+    threshold: window.threshold,
+    trigger: 'overflow',
+    signal: options.signal,
+    measurement,
+    estimateConfirmed: false,
+  });
   parts.recovered.set(compaction.messages, compaction.messages.length);
   parts.memory.lastSent = { messages: compaction.messages, tools };
   const report = buildPrepareReport({ model, window, measurement, decision: 'forced', refill: false, compaction }, parts.breaker.snapshot());

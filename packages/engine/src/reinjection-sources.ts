@@ -56,7 +56,9 @@ export function planSource(plan?: () => string | undefined): ReinjectionSourcePl
       for (let index = original.length - 1; index >= 0 && text === undefined; index--) {
         const message = original[index]!;
         if (message.role !== 'assistant') continue;
-        const lines = textOf(message.content).split('\n').filter((line) => checklistLine.test(line));
+        const lines = textOf(message.content)
+          .split('\n')
+          .filter((line) => checklistLine.test(line));
         if (lines.length >= 2) text = lines.join('\n');
       }
     }

@@ -56,7 +56,16 @@ describe('reinjection sources', () => {
   it('todos: the latest todo tool call with statuses', async () => {
     const original: Message[] = [
       call('TodoWrite', { todos: [{ content: 'old', status: 'pending' }] }, '1'),
-      call('TodoWrite', { todos: [{ content: 'write test', status: 'completed' }, { content: 'fix bug', status: 'in_progress' }] }, '2'),
+      call(
+        'TodoWrite',
+        {
+          todos: [
+            { content: 'write test', status: 'completed' },
+            { content: 'fix bug', status: 'in_progress' },
+          ],
+        },
+        '2',
+      ),
     ];
     expect(await todosSource().collect(context(original))).toEqual({ title: 'Todos', text: '- [x] write test (completed)\n- [ ] fix bug (in_progress)' });
   });

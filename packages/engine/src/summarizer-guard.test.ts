@@ -40,10 +40,11 @@ const noteTier = (): TierPlugin => ({
   id: 'notes',
   category: 'structural',
   async apply(messages, { protectedStart }) {
-    const out = messages.map((message, index): Message =>
-      index < protectedStart && message.role === 'tool' && textOf(message.content).length > 100
-        ? { role: 'tool', toolCallId: message.toolCallId, content: '[removed]', meta: { ctxkit: { kind: 'note', by: 'notes', replaces: [`#${index}`] } } }
-        : message,
+    const out = messages.map(
+      (message, index): Message =>
+        index < protectedStart && message.role === 'tool' && textOf(message.content).length > 100
+          ? { role: 'tool', toolCallId: message.toolCallId, content: '[removed]', meta: { ctxkit: { kind: 'note', by: 'notes', replaces: [`#${index}`] } } }
+          : message,
     );
     return { status: 'applied', messages: out };
   },
@@ -80,7 +81,11 @@ describe('a summarizer that never answers', () => {
 
     const second = await manager.prepare(run(10, 'b'));
     expect(second.report.decision).toBe('compacted');
-    expect(second.report.summarizer).toMatchObject({ status: 'skipped', calls: 0, reason: expect.stringContaining('timed out after 50 ms in an earlier compaction; tried again after 1 more compaction') });
+    expect(second.report.summarizer).toMatchObject({
+      status: 'skipped',
+      calls: 0,
+      reason: expect.stringContaining('timed out after 50 ms in an earlier compaction; tried again after 1 more compaction'),
+    });
     expect(second.report.tiers[0]).toMatchObject({ status: 'skipped', reason: 'no summarizer' });
     const third = await manager.prepare(run(10, 'c'));
     expect(third.report.summarizer).toMatchObject({ status: 'skipped', reason: expect.stringContaining('tried again at the next compaction') });

@@ -170,7 +170,8 @@ function finishCompaction(calls: CompactionCalls, state: SkipState): SummarizerR
 /** The options, checked. @throws CtxkitError INVALID_ARGUMENT */
 function guardSettings(options: SummarizerGuardOptions): GuardSettings {
   const { compactionTimeoutMs = 90_000, skipCompactions = 3 } = options;
-  if (!(compactionTimeoutMs > 0)) throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `summarizerGuard.compactionTimeoutMs must be above zero (or Infinity), got ${String(compactionTimeoutMs)}` });
+  if (!(compactionTimeoutMs > 0))
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `summarizerGuard.compactionTimeoutMs must be above zero (or Infinity), got ${String(compactionTimeoutMs)}` });
   if (!(Number.isInteger(skipCompactions) && skipCompactions >= 0)) {
     throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `summarizerGuard.skipCompactions must be an integer from 0 up, got ${String(skipCompactions)}` });
   }

@@ -45,13 +45,7 @@ export interface AcceptedOutcome {
  * made and did not count itself are tokenized. A figure the tier reported is checked against it, never
  * used in its place; a mismatch is returned as `claimedTokens`. An output larger than its input fails.
  */
-export function acceptTierOutcome(
-  input: readonly Message[],
-  outcome: TierOutcome,
-  suffix: number,
-  currentTokens: number,
-  count: (messages: readonly Message[]) => number,
-): AcceptedOutcome {
+export function acceptTierOutcome(input: readonly Message[], outcome: TierOutcome, suffix: number, currentTokens: number, count: (messages: readonly Message[]) => number): AcceptedOutcome {
   if (outcome.status !== 'applied') return { outcome, after: currentTokens };
   const problem = validateTierOutput(input, outcome.messages, suffix);
   if (problem) return { outcome: { status: 'failed', reason: problem }, after: currentTokens };

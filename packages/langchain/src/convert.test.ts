@@ -93,13 +93,24 @@ describe('BaseMessage ⇄ ctxkit messages', () => {
   it('reads tool_calls, ToolMessages and content blocks into what ctxkit measures', () => {
     const messages = fromBaseMessages([
       new SystemMessage('Be brief.'),
-      new HumanMessage({ content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,/9j/' } }] }),
+      new HumanMessage({
+        content: [
+          { type: 'text', text: 'What is this?' },
+          { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,/9j/' } },
+        ],
+      }),
       new AIMessage({ content: '', tool_calls: [{ id: 'c1', name: 'look', args: { at: 'top' }, type: 'tool_call' }] }),
       new ToolMessage({ content: 'a cat', tool_call_id: 'c1', name: 'look' }),
     ]);
     expect(messages.map(({ meta: _meta, ...rest }) => rest)).toEqual([
       { role: 'system', content: 'Be brief.' },
-      { role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', mediaType: 'image/jpeg', url: 'data:image/jpeg;base64,/9j/' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is this?' },
+          { type: 'image', mediaType: 'image/jpeg', url: 'data:image/jpeg;base64,/9j/' },
+        ],
+      },
       { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'look', arguments: '{"at":"top"}' }] },
       { role: 'tool', toolCallId: 'c1', toolName: 'look', content: 'a cat' },
     ]);

@@ -68,7 +68,9 @@ function convertOne(message: BaseMessage, index: number, first: boolean): Messag
   switch (type) {
     case 'system':
       // ctxkit holds one system message, first; a later one is kept as a user message.
-      return first ? { role: 'system', content: typeof message.content === 'string' ? message.content : textOfBlocks(message.content), meta } : { role: 'user', content: contentToCtxkit(message.content), meta };
+      return first
+        ? { role: 'system', content: typeof message.content === 'string' ? message.content : textOfBlocks(message.content), meta }
+        : { role: 'user', content: contentToCtxkit(message.content), meta };
     case 'human':
     case 'generic':
       return { role: 'user', content: contentToCtxkit(message.content), meta };

@@ -14,7 +14,10 @@ describe('restoreTool (LangChain)', () => {
     const history = [new HumanMessage('read them')];
     const messages = fromBaseMessages(history);
     for (let index = 0; index < 8; index += 1) {
-      messages.push({ role: 'assistant', content: '', toolCalls: [{ id: `c${index}`, name: 'read_file', arguments: `{"path":"f${index}"}` }] }, { role: 'tool', toolCallId: `c${index}`, toolName: 'read_file', content: file });
+      messages.push(
+        { role: 'assistant', content: '', toolCalls: [{ id: `c${index}`, name: 'read_file', arguments: `{"path":"f${index}"}` }] },
+        { role: 'tool', toolCallId: `c${index}`, toolName: 'read_file', content: file },
+      );
     }
     const prepared = await manager.prepare(messages);
     const microcompact = prepared.report.tiers.find((tier) => tier.id === 'microcompact');

@@ -24,7 +24,8 @@ export function restoreTool(manager: ContextManager, options: RestoreToolOptions
     throw new CtxkitError({
       code: 'INVALID_ARGUMENT',
       source: 'langchain',
-      message: 'restoreTool needs the store the microcompaction tier archives into: register one with the manager (createCtxkit does; with createContextManager add memoryStore() to plugins) or pass { store }',
+      message:
+        'restoreTool needs the store the microcompaction tier archives into: register one with the manager (createCtxkit does; with createContextManager add memoryStore() to plugins) or pass { store }',
     });
   }
   const restore = createRestoreHandler(store);

@@ -38,7 +38,10 @@ function anthropicLike(models: Record<string, { max_input_tokens: number | null;
 
 describe('anthropicProvider windows', () => {
   it('discovers windows from the Models API, per model, with the API headers', async () => {
-    const server = await anthropicLike({ 'claude-sonnet-4-20250514': { max_input_tokens: 200_000, max_tokens: 64_000 }, 'claude-3-haiku-20240307': { max_input_tokens: 200_000, max_tokens: 4_096 } }, () => [200, {}]);
+    const server = await anthropicLike(
+      { 'claude-sonnet-4-20250514': { max_input_tokens: 200_000, max_tokens: 64_000 }, 'claude-3-haiku-20240307': { max_input_tokens: 200_000, max_tokens: 4_096 } },
+      () => [200, {}],
+    );
     const anthropic = anthropicProvider({ apiKey: 'sk-ant', baseURL: `${server.url}/v1` });
     expect(await anthropic.contextWindow('claude-sonnet-4-20250514')).toEqual({ contextWindow: 200_000, maxOutputTokens: 64_000, source: 'discovered' });
     expect(await anthropic.contextWindow('claude-3-haiku-20240307')).toEqual({ contextWindow: 200_000, maxOutputTokens: 4_096, source: 'discovered' });
@@ -90,7 +93,9 @@ describe('anthropicProvider usage', () => {
 describe('anthropicProvider summarizer and errors', () => {
   it('sends the instructions as system and the transcript as one user message', async () => {
     const server = await anthropicLike({}, () => [200, json('message.json')]);
-    const summary = await anthropicProvider({ apiKey: 'k', baseURL: `${server.url}/v1` }).summarizer('claude-sonnet-4-20250514').summarize({ messages, instructions: 'Summarize with the template.' });
+    const summary = await anthropicProvider({ apiKey: 'k', baseURL: `${server.url}/v1` })
+      .summarizer('claude-sonnet-4-20250514')
+      .summarize({ messages, instructions: 'Summarize with the template.' });
     expect(summary).toBe('## Task\nAdd retries to the HTTP client.\n## Done\nRead client.ts; no retry logic yet.\n## Next steps\nWrap fetch in a bounded retry.');
     const body = server.requests.find((entry) => entry.path === '/v1/messages')?.json as { system: string; max_tokens: number; messages: { role: string; content: string }[] };
     expect(body.system).toBe('Summarize with the template.');
@@ -102,7 +107,10 @@ describe('anthropicProvider summarizer and errors', () => {
   it('turns the stop reason model_context_window_exceeded into an overflow, not a summary', async () => {
     const server = await anthropicLike({}, () => [200, json('model-context-window-exceeded.json')]);
     const anthropic = anthropicProvider({ apiKey: 'k', baseURL: `${server.url}/v1` });
-    const error = await anthropic.summarizer('claude-sonnet-4-5').summarize({ messages, instructions: 'x' }).catch((caught: unknown) => caught);
+    const error = await anthropic
+      .summarizer('claude-sonnet-4-5')
+      .summarize({ messages, instructions: 'x' })
+      .catch((caught: unknown) => caught);
     expect(anthropic.classifyError(error)).toMatchObject({ kind: 'context_overflow', fallback: false });
     expect(anthropic.classifyError(json('model-context-window-exceeded.json')).kind).toBe('context_overflow');
   });
@@ -112,9 +120,16 @@ describe('anthropicProvider summarizer and errors', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ctxkit-anthropic-'));
     const anthropic = anthropicProvider({ apiKey: 'k', baseURL: `${server.url}/v1`, store: fileStore(dir) });
     expect((await anthropic.contextWindow('claude-sonnet-4-5')).contextWindow).toBe(1_000_000);
-    const error = await anthropic.summarizer('claude-sonnet-4-5').summarize({ messages, instructions: 'x' }).catch((caught: unknown) => caught);
+    const error = await anthropic
+      .summarizer('claude-sonnet-4-5')
+      .summarize({ messages, instructions: 'x' })
+      .catch((caught: unknown) => caught);
     expect(anthropic.classifyError(error)).toMatchObject({ kind: 'context_overflow', reportedTokens: 208_310, limitTokens: 200_000 });
-    expect(await anthropicProvider({ apiKey: 'k', baseURL: `${server.url}/v1`, store: fileStore(dir) }).contextWindow('claude-sonnet-4-5')).toEqual({ contextWindow: 200_000, maxOutputTokens: 64_000, source: 'learned' });
+    expect(await anthropicProvider({ apiKey: 'k', baseURL: `${server.url}/v1`, store: fileStore(dir) }).contextWindow('claude-sonnet-4-5')).toEqual({
+      contextWindow: 200_000,
+      maxOutputTokens: 64_000,
+      source: 'learned',
+    });
   });
 
   it('classifies rate limits (with retry-after) and overload', async () => {
@@ -131,13 +146,18 @@ describe('anthropicProvider summarizer and errors', () => {
   });
 
   it('a fallback to a model with another window changes the threshold', async () => {
-    const server = await anthropicLike(
-      { 'claude-opus-4-1': { max_input_tokens: 200_000, max_tokens: 32_000 }, 'claude-3-haiku-20240307': { max_input_tokens: 48_000, max_tokens: 4_096 } },
-      (model) => (model === 'claude-opus-4-1' ? [529, json('error-overloaded.json')] : [200, json('message.json')]),
+    const server = await anthropicLike({ 'claude-opus-4-1': { max_input_tokens: 200_000, max_tokens: 32_000 }, 'claude-3-haiku-20240307': { max_input_tokens: 48_000, max_tokens: 4_096 } }, (model) =>
+      model === 'claude-opus-4-1' ? [529, json('error-overloaded.json')] : [200, json('message.json')],
     );
     const anthropic = anthropicProvider({ apiKey: 'k', baseURL: `${server.url}/v1` });
     const served: string[] = [];
-    const chain = withFallback([{ provider: anthropic, model: 'claude-opus-4-1' }, { provider: anthropic, model: 'claude-3-haiku-20240307' }], { onSwitch: ({ to }) => served.push(to.model) });
+    const chain = withFallback(
+      [
+        { provider: anthropic, model: 'claude-opus-4-1' },
+        { provider: anthropic, model: 'claude-3-haiku-20240307' },
+      ],
+      { onSwitch: ({ to }) => served.push(to.model) },
+    );
     const thresholds: number[] = [];
     const { target } = await chain.run(async ({ provider, model, contextWindow }) => {
       const limits = await contextWindow();

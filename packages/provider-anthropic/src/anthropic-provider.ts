@@ -1,12 +1,4 @@
-import {
-  createHostedProvider,
-  discoveredLimits,
-  type HostedProviderOptions,
-  ProviderCallError,
-  type ProviderPluginWithWindows,
-  requestJson,
-  requestOptionalJson,
-} from '@ctxkit/provider-utils';
+import { createHostedProvider, discoveredLimits, type HostedProviderOptions, ProviderCallError, type ProviderPluginWithWindows, requestJson, requestOptionalJson } from '@ctxkit/provider-utils';
 import { anthropicCatalog } from './anthropic-catalog.ts';
 import { anthropicUsage } from './anthropic-usage.ts';
 

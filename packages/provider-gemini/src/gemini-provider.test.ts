@@ -39,7 +39,10 @@ function geminiLike(models: Record<string, { inputTokenLimit: number; outputToke
 
 describe('geminiProvider windows', () => {
   it('discovers inputTokenLimit and outputTokenLimit from models.get, per model, with the API key header', async () => {
-    const server = await geminiLike({ 'gemini-2.5-flash': { inputTokenLimit: 1_048_576, outputTokenLimit: 65_536 }, 'gemma-3-27b-it': { inputTokenLimit: 131_072, outputTokenLimit: 8_192 } }, () => [200, {}]);
+    const server = await geminiLike({ 'gemini-2.5-flash': { inputTokenLimit: 1_048_576, outputTokenLimit: 65_536 }, 'gemma-3-27b-it': { inputTokenLimit: 131_072, outputTokenLimit: 8_192 } }, () => [
+      200,
+      {},
+    ]);
     const gemini = geminiProvider({ apiKey: 'g-key', baseURL: `${server.url}/v1beta` });
     expect(await gemini.contextWindow('gemini-2.5-flash')).toEqual({ contextWindow: 1_048_576, maxOutputTokens: 65_536, source: 'discovered' });
     expect(await gemini.contextWindow('models/gemma-3-27b-it')).toEqual({ contextWindow: 131_072, maxOutputTokens: 8_192, source: 'discovered' });
@@ -90,7 +93,9 @@ describe('geminiProvider usage', () => {
 describe('geminiProvider summarizer and errors', () => {
   it('calls generateContent with the instructions as systemInstruction and the transcript as one user turn', async () => {
     const server = await geminiLike({}, () => [200, json('generate-content.json')]);
-    const summary = await geminiProvider({ apiKey: 'k', baseURL: `${server.url}/v1beta` }).summarizer('gemini-2.5-flash').summarize({ messages, instructions: 'Use the template.', maxOutputTokens: 1_000 });
+    const summary = await geminiProvider({ apiKey: 'k', baseURL: `${server.url}/v1beta` })
+      .summarizer('gemini-2.5-flash')
+      .summarize({ messages, instructions: 'Use the template.', maxOutputTokens: 1_000 });
     expect(summary).toBe('## Task\nMigrate the settings page to the new form library.\n## Done\nRead settings.tsx and form.ts.\n## Next steps\nReplace the submit handler.');
     const body = server.requests.find((entry) => entry.path.endsWith(':generateContent'))?.json as {
       systemInstruction: { parts: { text: string }[] };
@@ -112,7 +117,10 @@ describe('geminiProvider summarizer and errors', () => {
         .summarizer('gemini-2.5-flash')
         .summarize({ messages, instructions: 'x' })
         .catch((caught: unknown) => caught);
-    const overflow = await gemini.summarizer('tuned-model-7').summarize({ messages, instructions: 'x' }).catch((caught: unknown) => caught);
+    const overflow = await gemini
+      .summarizer('tuned-model-7')
+      .summarize({ messages, instructions: 'x' })
+      .catch((caught: unknown) => caught);
     expect(gemini.classifyError(overflow)).toMatchObject({ kind: 'context_overflow', reportedTokens: 1_200_293, limitTokens: 1_048_576 });
     expect(await geminiProvider({ apiKey: 'k', baseURL: `${overflowing.url}/v1beta`, store: fileStore(dir) }).contextWindow('tuned-model-7')).toEqual({ contextWindow: 1_048_576, source: 'learned' });
 
@@ -123,13 +131,18 @@ describe('geminiProvider summarizer and errors', () => {
   });
 
   it('a fallback to a model with another window changes the threshold', async () => {
-    const server = await geminiLike(
-      { 'gemini-2.5-pro': { inputTokenLimit: 1_048_576, outputTokenLimit: 65_536 }, 'gemma-3-4b-it': { inputTokenLimit: 32_768, outputTokenLimit: 8_192 } },
-      (model) => (model === 'gemini-2.5-pro' ? [429, json('error-resource-exhausted.json')] : [200, json('generate-content.json')]),
+    const server = await geminiLike({ 'gemini-2.5-pro': { inputTokenLimit: 1_048_576, outputTokenLimit: 65_536 }, 'gemma-3-4b-it': { inputTokenLimit: 32_768, outputTokenLimit: 8_192 } }, (model) =>
+      model === 'gemini-2.5-pro' ? [429, json('error-resource-exhausted.json')] : [200, json('generate-content.json')],
     );
     const gemini = geminiProvider({ apiKey: 'k', baseURL: `${server.url}/v1beta` });
     // the quota asks for a 16 s wait: longer than this chain waits, so it moves on at once
-    const chain = withFallback([{ provider: gemini, model: 'gemini-2.5-pro' }, { provider: gemini, model: 'gemma-3-4b-it' }], { maxRetryDelayMs: 1_000 });
+    const chain = withFallback(
+      [
+        { provider: gemini, model: 'gemini-2.5-pro' },
+        { provider: gemini, model: 'gemma-3-4b-it' },
+      ],
+      { maxRetryDelayMs: 1_000 },
+    );
     const thresholds: number[] = [];
     const { target } = await chain.run(async ({ provider, model, contextWindow }) => {
       const limits = await contextWindow();

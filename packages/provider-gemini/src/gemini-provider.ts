@@ -1,12 +1,5 @@
 import { CtxkitError } from '@ctxkit/core';
-import {
-  createHostedProvider,
-  discoveredLimits,
-  type HostedProviderOptions,
-  type ProviderPluginWithWindows,
-  requestJson,
-  requestOptionalJson,
-} from '@ctxkit/provider-utils';
+import { createHostedProvider, discoveredLimits, type HostedProviderOptions, type ProviderPluginWithWindows, requestJson, requestOptionalJson } from '@ctxkit/provider-utils';
 import { geminiCatalog } from './gemini-catalog.ts';
 import { geminiUsage } from './gemini-usage.ts';
 

@@ -171,7 +171,9 @@ describe('llamacppProvider: the summarizer', () => {
     expect((await llamacpp.contextWindow(modelPath)).contextWindow).toBe(8192);
     state.props = { '': { default_generation_settings: { n_ctx: 16_384 } } };
     await vi.waitFor(async () => expect((await llamacpp.contextWindow(modelPath)).contextWindow).toBe(16_384));
-    await expect(llamacpp.summarizer(modelPath).summarize({ messages: transcript, instructions: 'Summarize.' })).rejects.toSatisfy((error) => ProviderCallError.isInstance(error) && error.status === 400);
+    await expect(llamacpp.summarizer(modelPath).summarize({ messages: transcript, instructions: 'Summarize.' })).rejects.toSatisfy(
+      (error) => ProviderCallError.isInstance(error) && error.status === 400,
+    );
     await vi.waitFor(async () => expect(await llamacpp.contextWindow(modelPath)).toEqual({ contextWindow: 8192, source: 'learned' }));
   });
 });

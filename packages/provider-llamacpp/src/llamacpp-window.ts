@@ -124,7 +124,11 @@ export async function discoverLlamaCppWindow(context: LocalDiscoveryContext): Pr
     model = listed.find((entry) => entry.id === context.model) ?? listed.find((entry) => entry.id.toLowerCase() === context.model.toLowerCase());
     if (!model) {
       const ids = listed.map((entry) => entry.id);
-      throw new CtxkitError({ code: 'NOT_FOUND', source: context.provider, message: `${context.root} routes no model ${JSON.stringify(context.model)} (it lists: ${ids.slice(0, 10).join(', ') || 'none'})` });
+      throw new CtxkitError({
+        code: 'NOT_FOUND',
+        source: context.provider,
+        message: `${context.root} routes no model ${JSON.stringify(context.model)} (it lists: ${ids.slice(0, 10).join(', ') || 'none'})`,
+      });
     }
     if (model.status?.value === 'loaded') {
       const query = new URLSearchParams({ model: model.id, autoload: 'false' });

@@ -149,7 +149,10 @@ describe('lmstudioProvider: the summarizer', () => {
 
     const erring = await lmstudioServer({ models: listed(), chat: (_request, response) => sendJson(response, 200, fixture('error-keep-first-tokens.json')) });
     const lmstudio = lmstudioProvider({ baseURL: erring.url });
-    const error = await lmstudio.summarizer('qwen3-8b').summarize({ messages: transcript, instructions: 'Summarize.' }).catch((failure: unknown) => failure);
+    const error = await lmstudio
+      .summarizer('qwen3-8b')
+      .summarize({ messages: transcript, instructions: 'Summarize.' })
+      .catch((failure: unknown) => failure);
     expect(ProviderCallError.isInstance(error) && error.status === 200).toBe(true);
     expect(lmstudio.classifyError(error)).toMatchObject({ kind: 'context_overflow', limitTokens: 4096 });
     // The summarizer's own overflow taught the window of its model.

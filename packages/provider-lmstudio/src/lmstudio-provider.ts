@@ -1,4 +1,3 @@
-
 import { checkWholeNumberOption, completeWithChatCompletions, createLocalProvider, type LocalProvider, type LocalServerOptions, openaiCompatibleUsage } from '@ctxkit/provider-utils';
 import { lmstudioErrorRules } from './lmstudio-error-rules.ts';
 import { discoverLmStudioWindow } from './lmstudio-window.ts';

@@ -180,7 +180,11 @@ runProviderConformance({
 
 describe('ollamaProvider: usage, errors and learned windows', () => {
   it('reads usage from a real streamed /api/chat: the final done line', async () => {
-    const server = await ollamaServer({ show: onDisk, loaded: [], chat: (_request, response) => sendStream(response, fixture('chat-stream.ndjson').split(/(?<=\n)/), { contentType: 'application/x-ndjson' }) });
+    const server = await ollamaServer({
+      show: onDisk,
+      loaded: [],
+      chat: (_request, response) => sendStream(response, fixture('chat-stream.ndjson').split(/(?<=\n)/), { contentType: 'application/x-ndjson' }),
+    });
     const ollama = ollamaProvider({ baseURL: server.url });
     const { body } = await request(`${server.url}/api/chat`, { provider: 'ollama', body: { model: 'qwen3:8b', messages: [{ role: 'user', content: 'hi' }] } });
     const chunks: unknown[] = [];
@@ -229,7 +233,10 @@ describe('ollamaProvider: usage, errors and learned windows', () => {
     expect((await ollama.contextWindow('qwen3:8b')).contextWindow).toBe(16_384);
 
     // A gateway in front of the server states the limit it enforces.
-    const stated = { status: 400, body: '{"error":{"message":"This model\'s maximum context length is 8192 tokens. However, you requested 9304 tokens (9304 in the messages, 0 in the completion)."}}' };
+    const stated = {
+      status: 400,
+      body: '{"error":{"message":"This model\'s maximum context length is 8192 tokens. However, you requested 9304 tokens (9304 in the messages, 0 in the completion)."}}',
+    };
     expect(ollama.classifyError(stated, { model: 'qwen3:8b' })).toMatchObject({ kind: 'context_overflow', limitTokens: 8192 });
     await vi.waitFor(async () => expect(await ollama.contextWindow('qwen3:8b')).toEqual({ contextWindow: 8192, source: 'learned' }));
     // And a new instance over the same store knows it too.

@@ -5,7 +5,10 @@ import { ollamaUsage } from './ollama-usage.ts';
 const { text: fixture, json: fixtureJson } = fixtureReader(import.meta.url);
 
 const streamText = fixture('chat-stream.ndjson');
-const chunks = streamText.trim().split('\n').map((line) => JSON.parse(line) as unknown);
+const chunks = streamText
+  .trim()
+  .split('\n')
+  .map((line) => JSON.parse(line) as unknown);
 
 describe('ollamaUsage', () => {
   it('reads prompt_eval_count of a non-streamed answer, as a lower bound', () => {

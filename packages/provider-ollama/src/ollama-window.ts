@@ -151,4 +151,3 @@ export async function discoverOllamaWindow(context: LocalDiscoveryContext & { nu
     ...(window.basis === 'modelfile' || window.basis === 'server-default' ? { tentative: true } : {}),
   };
 }
-

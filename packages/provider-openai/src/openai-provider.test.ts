@@ -61,7 +61,13 @@ describe('openaiProvider windows', () => {
   });
 
   it('asks nothing of api.openai.com for windows (it reports none)', async () => {
-    const openai = openaiProvider({ apiKey: 'k', fetch: async () => Promise.reject(new Error('no network call expected')), onError: (error) => { throw error; } });
+    const openai = openaiProvider({
+      apiKey: 'k',
+      fetch: async () => Promise.reject(new Error('no network call expected')),
+      onError: (error) => {
+        throw error;
+      },
+    });
     expect(await openai.contextWindow('gpt-4.1')).toMatchObject({ source: 'catalog' });
   });
 });
@@ -148,14 +154,20 @@ describe('openaiProvider summarizer', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ctxkit-openai-'));
     const openai = openaiProvider({ apiKey: 'k', baseURL: `${server.url}/v1`, store: fileStore(dir) });
     expect(await openai.contextWindow('gpt-4.1')).toMatchObject({ source: 'catalog' });
-    const error = await openai.summarizer('gpt-4.1').summarize({ messages, instructions: 'x' }).catch((caught: unknown) => caught);
+    const error = await openai
+      .summarizer('gpt-4.1')
+      .summarize({ messages, instructions: 'x' })
+      .catch((caught: unknown) => caught);
     expect(openai.classifyError(error)).toMatchObject({ kind: 'context_overflow', limitTokens: 128_000, reportedTokens: 131_072, fallback: false, provider: 'openai' });
     expect(await openaiProvider({ apiKey: 'k', baseURL: `${server.url}/v1`, store: fileStore(dir) }).contextWindow('gpt-4.1')).toMatchObject({ contextWindow: 128_000, source: 'learned' });
   });
 
   it('turns a rate limit into a typed, classified error', async () => {
     const limited = await startTestServer((_request, response) => sendJson(response, 429, fixture('error-rate-limit.json'), { 'retry-after': '3' }));
-    const limitError = await openaiProvider({ apiKey: 'k', baseURL: `${limited.url}/v1` }).summarizer('gpt-4o').summarize({ messages, instructions: 'x' }).catch((caught: unknown) => caught);
+    const limitError = await openaiProvider({ apiKey: 'k', baseURL: `${limited.url}/v1` })
+      .summarizer('gpt-4o')
+      .summarize({ messages, instructions: 'x' })
+      .catch((caught: unknown) => caught);
     expect(classifyError(limitError)).toMatchObject({ kind: 'rate_limit', retryAfterMs: 3_000, limitTokens: 30_000, fallback: true, retryable: true });
   });
 
@@ -174,7 +186,9 @@ describe('openaiProvider summarizer', () => {
 
 describe('openaiProvider in a fallback chain', () => {
   it('a fallback model with a different window changes the threshold', async () => {
-    const primaryServer = await startTestServer((_request, response) => sendJson(response, 429, fixture('error-rate-limit.json').replace('Please try again in 2.4s.', 'You exceeded your daily quota: requests per day (RPD).')));
+    const primaryServer = await startTestServer((_request, response) =>
+      sendJson(response, 429, fixture('error-rate-limit.json').replace('Please try again in 2.4s.', 'You exceeded your daily quota: requests per day (RPD).')),
+    );
     const backupServer = await startTestServer((request, response) => {
       if (request.path === '/v1/models') sendJson(response, 200, { data: [{ id: 'local-coder', context_length: 16_384 }] });
       else sendJson(response, 200, json('deepseek-chat.json'));

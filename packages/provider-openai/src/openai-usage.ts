@@ -17,8 +17,7 @@ function fromFields(usage: OpenAIUsageFields | null | undefined): Usage | undefi
   // Chat Completions says prompt/completion, Responses says input/output; cached tokens are part of the input in both.
   const inputTokens = tokenCount(usage.prompt_tokens) ?? tokenCount(usage.input_tokens);
   if (inputTokens === undefined) return undefined;
-  const cachedInputTokens =
-    tokenCount(usage.prompt_tokens_details?.cached_tokens) ?? tokenCount(usage.input_tokens_details?.cached_tokens) ?? tokenCount(usage.prompt_cache_hit_tokens);
+  const cachedInputTokens = tokenCount(usage.prompt_tokens_details?.cached_tokens) ?? tokenCount(usage.input_tokens_details?.cached_tokens) ?? tokenCount(usage.prompt_cache_hit_tokens);
   const outputTokens = tokenCount(usage.completion_tokens) ?? tokenCount(usage.output_tokens);
   return usageFrom(inputTokens, cachedInputTokens, outputTokens);
 }

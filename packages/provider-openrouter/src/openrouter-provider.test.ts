@@ -90,7 +90,10 @@ describe('openrouterProvider summarizer and errors', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ctxkit-openrouter-'));
     const openrouter = openrouterProvider({ apiKey: 'k', baseURL: `${server.url}/api/v1`, store: fileStore(dir) });
     expect(await openrouter.contextWindow('qwen/qwen3-coder')).toMatchObject({ contextWindow: 262_144, source: 'discovered' });
-    const error = await openrouter.summarizer('qwen/qwen3-coder').summarize({ messages, instructions: 'x' }).catch((caught: unknown) => caught);
+    const error = await openrouter
+      .summarizer('qwen/qwen3-coder')
+      .summarize({ messages, instructions: 'x' })
+      .catch((caught: unknown) => caught);
     expect(openrouter.classifyError(error)).toMatchObject({ kind: 'context_overflow', status: 502, limitTokens: 16_000, reportedTokens: 17_165, fallback: false });
     const restarted = openrouterProvider({ apiKey: 'k', baseURL: `${server.url}/api/v1`, store: fileStore(dir) });
     expect(await restarted.contextWindow('qwen/qwen3-coder')).toEqual({ contextWindow: 16_000, maxOutputTokens: 16_000, source: 'learned' });
@@ -100,7 +103,9 @@ describe('openrouterProvider summarizer and errors', () => {
 
   it('sends the summary request as chat completions', async () => {
     const server = await openrouterLike(() => [200, json('chat-completion.json')]);
-    const summary = await openrouterProvider({ apiKey: 'k', baseURL: `${server.url}/api/v1` }).summarizer('qwen/qwen3-coder').summarize({ messages, instructions: 'Template.', maxOutputTokens: 600 });
+    const summary = await openrouterProvider({ apiKey: 'k', baseURL: `${server.url}/api/v1` })
+      .summarizer('qwen/qwen3-coder')
+      .summarize({ messages, instructions: 'Template.', maxOutputTokens: 600 });
     expect(summary).toBe('## Task\nSpeed up the test suite.\n## Next steps\nRun the slow tests in parallel.');
     const body = server.requests.find((entry) => entry.path === '/api/v1/chat/completions')?.json;
     expect(body).toMatchObject({ model: 'qwen/qwen3-coder', max_tokens: 600, messages: [{ role: 'system', content: 'Template.' }, { role: 'user' }] });

@@ -1,12 +1,4 @@
-import {
-  completeWithHostedChat,
-  createHostedProvider,
-  discoveredLimits,
-  type HostedProviderOptions,
-  type ProviderPluginWithWindows,
-  requestJson,
-  type RequestOptions,
-} from '@ctxkit/provider-utils';
+import { completeWithHostedChat, createHostedProvider, discoveredLimits, type HostedProviderOptions, type ProviderPluginWithWindows, requestJson, type RequestOptions } from '@ctxkit/provider-utils';
 import { openrouterCatalog } from './openrouter-catalog.ts';
 import { openrouterUsage } from './openrouter-usage.ts';
 

@@ -86,11 +86,15 @@ for (const origin of ['real', 'tests'] as const) {
   const part = holdout2.filter((entry) => entry.origin === origin);
   const score = accuracy(part);
   const untouched = part.filter((entry) => entry.untouched_kind === undefined).length;
-  console.log(`| second held-out set, ${origin === 'real' ? 'real bodies' : 'other projects’ test strings'} (src/__fixtures__/provider-errors-holdout-2.json) | ${score.total} | ${score.kinds} (untouched: ${untouched}) | ${score.numbers} of ${score.numbered} |`);
+  console.log(
+    `| second held-out set, ${origin === 'real' ? 'real bodies' : 'other projects’ test strings'} (src/__fixtures__/provider-errors-holdout-2.json) | ${score.total} | ${score.kinds} (untouched: ${untouched}) | ${score.numbers} of ${score.numbered} |`,
+  );
 }
 const thirdScore = accuracy(holdout3);
 const thirdUntouched = holdout3.filter((entry) => entry.untouched_kind === undefined).length;
-console.log(`| third held-out set, real bodies (src/__fixtures__/provider-errors-holdout-3.json) | ${thirdScore.total} | ${thirdScore.kinds} (untouched: ${thirdUntouched}) | ${thirdScore.numbers} of ${thirdScore.numbered} |`);
+console.log(
+  `| third held-out set, real bodies (src/__fixtures__/provider-errors-holdout-3.json) | ${thirdScore.total} | ${thirdScore.kinds} (untouched: ${thirdUntouched}) | ${thirdScore.numbers} of ${thirdScore.numbered} |`,
+);
 const classify = median(classifyTimes);
 const baseline = median(baselineTimes);
 const resolve = median(resolveTimes);

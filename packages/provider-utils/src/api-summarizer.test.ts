@@ -4,7 +4,13 @@ import { createApiSummarizer, renderTranscript } from './api-summarizer.ts';
 
 const messages: Message[] = [
   { role: 'system', content: 'You are a coding agent.' },
-  { role: 'user', content: [{ type: 'text', text: 'Fix the bug' }, { type: 'image', mediaType: 'image/png', data: 'AAAA' }] },
+  {
+    role: 'user',
+    content: [
+      { type: 'text', text: 'Fix the bug' },
+      { type: 'image', mediaType: 'image/png', data: 'AAAA' },
+    ],
+  },
   { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'read_file', arguments: '{"path":"a.ts"}' }] },
   { role: 'tool', toolCallId: 'call_1', toolName: 'read_file', content: 'export const a = 1;' },
 ];

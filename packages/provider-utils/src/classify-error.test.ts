@@ -48,7 +48,13 @@ describe('classifyError input shapes', () => {
   });
 
   it('reads the provider words kept in a wrapper error cause', () => {
-    const inner = new ProviderCallError({ provider: 'anthropic', failure: 'http', status: 400, body: '{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}', message: 'answered 400' });
+    const inner = new ProviderCallError({
+      provider: 'anthropic',
+      failure: 'http',
+      status: 400,
+      body: '{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}',
+      message: 'answered 400',
+    });
     const wrapper = new Error('request failed after retries', { cause: inner });
     expect(classifyError(wrapper)).toMatchObject({ kind: 'context_overflow', limitTokens: 200000, reportedTokens: 210000 });
   });

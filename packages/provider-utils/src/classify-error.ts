@@ -251,9 +251,7 @@ function overflowNumbers(text: string): Partial<ProviderErrorClassification> {
     const [input, output, limit] = [Number(sum[1]), Number(sum[2]), Number(sum[3])];
     return { reportedTokens: input + output, inputTokens: input, requestedOutputTokens: output, limitTokens: limit };
   }
-  const split =
-    /(\d+)\W{0,2}inputs?\W{0,2} tokens and (\d+)\W{0,2}max_new_tokens/i.exec(text) ??
-    /passed (\d+) input tokens and requested (\d+) output tokens/i.exec(text);
+  const split = /(\d+)\W{0,2}inputs?\W{0,2} tokens and (\d+)\W{0,2}max_new_tokens/i.exec(text) ?? /passed (\d+) input tokens and requested (\d+) output tokens/i.exec(text);
   const limitTokens = firstNumber(text, limitPatterns);
   const found: Partial<ProviderErrorClassification> = limitTokens === undefined ? {} : { limitTokens };
   if (split) {

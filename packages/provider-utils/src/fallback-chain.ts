@@ -110,10 +110,7 @@ const describeTarget = (target: FallbackTarget) => `${target.provider.id} ${targ
  * });
  * ```
  */
-export function withFallback<Target extends FallbackTarget>(
-  targets: readonly Target[],
-  options: FallbackOptions<Target['provider']> = {},
-): FallbackChain<Target['provider']> {
+export function withFallback<Target extends FallbackTarget>(targets: readonly Target[], options: FallbackOptions<Target['provider']> = {}): FallbackChain<Target['provider']> {
   type Provider = Target['provider'];
   if (!Array.isArray(targets) || targets.length === 0) {
     throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'provider-utils', message: 'withFallback needs at least one { provider, model } target' });

@@ -26,7 +26,11 @@ async function apiServer(models: Record<string, { context: number; output?: numb
   });
 }
 
-function myApiProvider<const Id extends string = 'my-api'>(options: HostedProviderOptions<Id> = {}, spec: { discoveryByDefault?: boolean; keyOptional?: boolean } = {}, seen: HostedDiscoveryContext[] = []) {
+function myApiProvider<const Id extends string = 'my-api'>(
+  options: HostedProviderOptions<Id> = {},
+  spec: { discoveryByDefault?: boolean; keyOptional?: boolean } = {},
+  seen: HostedDiscoveryContext[] = [],
+) {
   return createHostedProvider({
     id: 'my-api' as Id,
     defaultBaseURL: 'http://127.0.0.1:9/v1',

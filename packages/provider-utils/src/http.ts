@@ -21,18 +21,7 @@ export interface RequestOptions {
 /** The default request timeout in milliseconds. */
 export const defaultRequestTimeoutMs = 60_000;
 
-const offlineCodes = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'EPIPE',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-]);
+const offlineCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const timeoutCodes = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /** The `code` of an error or of any error in its cause chain (`ECONNREFUSED` hides in fetch's cause). */

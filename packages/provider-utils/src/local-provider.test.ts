@@ -163,7 +163,10 @@ describe('createLocalProvider: the summarizer', () => {
   it('bounds a summary by the summary timeout, not by the discovery timeout, and the caller can lengthen it', async () => {
     const server = await modelServer({ windows: {}, chat: (_request, response) => void setTimeout(() => sendJson(response, 200, completion('## Task\nFix the parser')), 300) });
     const provider = myServerProvider({ baseURL: server.url, requestTimeoutMs: 100, summaryTimeoutMs: 150 });
-    const error = await provider.summarizer('qwen3-8b').summarize({ messages: transcript, instructions: 'Summarize.' }).catch((caught: unknown) => caught);
+    const error = await provider
+      .summarizer('qwen3-8b')
+      .summarize({ messages: transcript, instructions: 'Summarize.' })
+      .catch((caught: unknown) => caught);
     expect(CtxkitError.isInstance(error, 'TIMEOUT')).toBe(true);
     expect(provider.classifyError(error)).toMatchObject({ kind: 'timeout', fallback: true });
     expect(await provider.summarizer('qwen3-8b', { timeoutMs: 10_000 }).summarize({ messages: transcript, instructions: 'Summarize.' })).toBe('## Task\nFix the parser');

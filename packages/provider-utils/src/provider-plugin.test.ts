@@ -57,7 +57,9 @@ describe('createProviderPlugin', () => {
 
   it('refuses an id that would mix up store records or summarizer ids', () => {
     for (const id of ['', 'two words', 'a:b', '../x']) {
-      expect(() => createProviderPlugin({ id, windows: {}, usage: () => undefined })).toThrow(`[ctxkit:provider-utils] id must be a name of letters, digits, '.', '_' or '-', got ${JSON.stringify(id)}`);
+      expect(() => createProviderPlugin({ id, windows: {}, usage: () => undefined })).toThrow(
+        `[ctxkit:provider-utils] id must be a name of letters, digits, '.', '_' or '-', got ${JSON.stringify(id)}`,
+      );
     }
   });
 

@@ -20,11 +20,7 @@ async function serve(chunks: string[], contentType?: string) {
 describe('readServerSentEvents', () => {
   it('parses events split across chunks, CRLF endings, comments, names and multi-line data', async () => {
     const open = await serve([': keep-alive\r\n', 'event: message_start\r\ndata: {"a"', ':1}\r\n\r', '\ndata: line one\ndata: line two\n\n', 'data: last without a blank line']);
-    expect(await collect(readServerSentEvents(open.body))).toEqual([
-      { event: 'message_start', data: '{"a":1}' },
-      { data: 'line one\nline two' },
-      { data: 'last without a blank line' },
-    ]);
+    expect(await collect(readServerSentEvents(open.body))).toEqual([{ event: 'message_start', data: '{"a":1}' }, { data: 'line one\nline two' }, { data: 'last without a blank line' }]);
   });
 
   it('decodes a multi-byte character split between chunks', async () => {

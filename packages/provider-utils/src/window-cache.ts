@@ -126,7 +126,10 @@ function wait<T>(promise: Promise<T>, milliseconds: number, signal?: AbortSignal
     }
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    promise.then((value) => finish({ done: true, value }), () => finish({ done: false }));
+    promise.then(
+      (value) => finish({ done: true, value }),
+      () => finish({ done: false }),
+    );
   });
 }
 

@@ -7,6 +7,4 @@ import type { ClassifierRule } from '@ctxkit/provider-utils';
  * `You passed N input tokens and requested M output tokens. However, the model's context length is only…`)
  * and its `'max_tokens' or 'max_completion_tokens' is too large` are left to the shared families.
  */
-export const vllmErrorRules: readonly ClassifierRule[] = [
-  (error) => (/\bthe model\s+`[^`]*`\s+does not exist\b/i.test(error.text) ? { kind: 'other', fallback: true, retryable: false } : undefined),
-];
+export const vllmErrorRules: readonly ClassifierRule[] = [(error) => (/\bthe model\s+`[^`]*`\s+does not exist\b/i.test(error.text) ? { kind: 'other', fallback: true, retryable: false } : undefined)];

@@ -88,7 +88,10 @@ runProviderConformance({
 
 describe('vllmProvider: usage, errors and learned windows', () => {
   it('reads usage from a real SSE stream with include_usage, cached prompt tokens apart', async () => {
-    const server = await vllmServer({ models: served(), chat: (_request, response) => sendStream(response, fixture('chat-stream.sse').split(/(?<=\n\n)/), { contentType: 'text/event-stream; charset=utf-8' }) });
+    const server = await vllmServer({
+      models: served(),
+      chat: (_request, response) => sendStream(response, fixture('chat-stream.sse').split(/(?<=\n\n)/), { contentType: 'text/event-stream; charset=utf-8' }),
+    });
     const vllm = vllmProvider({ baseURL: server.url });
     const { body } = await request(`${server.url}/v1/chat/completions`, { provider: 'vllm', body: { model: coder, messages: [], stream: true, stream_options: { include_usage: true } } });
     const chunks: unknown[] = [];
@@ -124,7 +127,10 @@ describe('vllmProvider: usage, errors and learned windows', () => {
     const server = await vllmServer(state);
     const vllm = vllmProvider({ baseURL: server.url });
     expect((await vllm.contextWindow(coder)).contextWindow).toBe(32_768);
-    const proxied = { status: 400, body: '{"error":{"message":"litellm.ContextWindowExceededError: This model\'s maximum context length is 16000 tokens. However, you requested 17165 tokens (13069 in the messages, 4096 in the completion)."}}' };
+    const proxied = {
+      status: 400,
+      body: '{"error":{"message":"litellm.ContextWindowExceededError: This model\'s maximum context length is 16000 tokens. However, you requested 17165 tokens (13069 in the messages, 4096 in the completion)."}}',
+    };
     expect(await vllm.learnFromError(coder, proxied)).toMatchObject({ limits: { contextWindow: 16_000, source: 'learned' } });
     expect(await vllm.contextWindow(coder)).toEqual({ contextWindow: 16_000, source: 'learned' });
     // The server restarts with a larger --max-model-len: the old lesson no longer holds.
@@ -142,7 +148,10 @@ describe('vllmProvider: the summarizer', () => {
     expect(JSON.parse(server.requestsTo('/v1/chat/completions')[0]?.body ?? '{}')).toMatchObject({ model: coder, max_tokens: 512, stream: false });
 
     server.handle((request, response) => (request.path === '/v1/models' ? sendJson(response, 200, served()) : sendJson(response, 400, fixture('error-context-length.json'))));
-    const error = await vllm.summarizer('sql-lora').summarize({ messages: transcript, instructions: 'Summarize.' }).catch((failure: unknown) => failure);
+    const error = await vllm
+      .summarizer('sql-lora')
+      .summarize({ messages: transcript, instructions: 'Summarize.' })
+      .catch((failure: unknown) => failure);
     expect(vllm.classifyError(error)).toMatchObject({ kind: 'context_overflow', limitTokens: 32_768 });
   });
 });

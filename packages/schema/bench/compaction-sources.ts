@@ -12,11 +12,15 @@ const fixtures = join(import.meta.dirname, '..', 'src', '__fixtures__');
 const sources: [string, unknown[]][] = [];
 const corpus = corpusDir();
 if (corpus) {
-  for (const file of readdirSync(join(corpus, 'schemas')).filter((name) => name.endsWith('.json')).sort()) {
+  for (const file of readdirSync(join(corpus, 'schemas'))
+    .filter((name) => name.endsWith('.json'))
+    .sort()) {
     sources.push([`corpus/${file}`, normalizeToolsInput(readFileSync(join(corpus, 'schemas', file), 'utf8')).tools]);
   }
 }
-for (const file of readdirSync(fixtures).filter((name) => name.endsWith('.json')).sort()) {
+for (const file of readdirSync(fixtures)
+  .filter((name) => name.endsWith('.json'))
+  .sort()) {
   sources.push([`fixture/${file}`, normalizeToolsInput(readFileSync(join(fixtures, file), 'utf8')).tools]);
 }
 const tokenizer = o200kTokenizer();

@@ -52,7 +52,11 @@ async function savings(options: CompactToolsOptions, tools: readonly unknown[]) 
 
 console.log('## 1. Token savings (o200k_base, tools as compact JSON)\n');
 console.log(`| file | tools | tokens | ${Object.keys(modes).join(' | ')} |`);
-console.log(`|---|---:|---:|${Object.keys(modes).map(() => '---:').join('|')}|`);
+console.log(
+  `|---|---:|---:|${Object.keys(modes)
+    .map(() => '---:')
+    .join('|')}|`,
+);
 const totals: Record<string, { tokens: number; compacted: number }> = {};
 for (const { file, tools } of corpora) {
   const cells: string[] = [];
@@ -82,7 +86,11 @@ const pretty = (tool: unknown) => JSON.stringify(tool, null, 2);
 const plainFirstSentence: CompactToolsOptions = { dropRedundantDescriptions: false, dropDialect: false, cleanDescriptions: false, tidyToolDescriptions: false };
 console.log('\n### The same totals on other renderings\n');
 console.log(`| rendering | tokens | annotations + plain first sentence only | ${Object.keys(modes).join(' | ')} |`);
-console.log(`|---|---:|---:|${Object.keys(modes).map(() => '---:').join('|')}|`);
+console.log(
+  `|---|---:|---:|${Object.keys(modes)
+    .map(() => '---:')
+    .join('|')}|`,
+);
 for (const [label, render] of [
   ['compact JSON (the default; what MCP and the APIs carry)', (tool: unknown) => JSON.stringify(tool)],
   ['JSON indented by 2 spaces', pretty],

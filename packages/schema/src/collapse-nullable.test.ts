@@ -54,9 +54,25 @@ describe('collapseNullable', () => {
     // By hand too: null, and values each keyword of X rejects, on every optional property.
     const base = { limit: 5 };
     const edge = [
-      { limit: null }, { limit: 0 }, { limit: 101 }, { limit: 'x' }, { ...base, name: null }, { ...base, name: 'a' }, { ...base, name: 'AB' }, { ...base, name: 3 },
-      { ...base, tags: null }, { ...base, tags: ['a', 'b', 'c', 'd'] }, { ...base, tags: [1] }, { ...base, filter: null }, { ...base, filter: {} }, { ...base, filter: { q: 1 } },
-      { ...base, color: null }, { ...base, color: 'green' }, { ...base, flag: null }, { ...base, flag: 'yes' }, { ...base, flag: true },
+      { limit: null },
+      { limit: 0 },
+      { limit: 101 },
+      { limit: 'x' },
+      { ...base, name: null },
+      { ...base, name: 'a' },
+      { ...base, name: 'AB' },
+      { ...base, name: 3 },
+      { ...base, tags: null },
+      { ...base, tags: ['a', 'b', 'c', 'd'] },
+      { ...base, tags: [1] },
+      { ...base, filter: null },
+      { ...base, filter: {} },
+      { ...base, filter: { q: 1 } },
+      { ...base, color: null },
+      { ...base, color: 'green' },
+      { ...base, flag: null },
+      { ...base, flag: 'yes' },
+      { ...base, flag: true },
     ].map((instance, index) => ({ instance, note: `edge ${index}` }));
     const instances = { valid: generated.valid, invalid: [...generated.invalid, ...edge] };
     const report = checkValidationAgreement({ original: schema, compacted, compile: ajvCompiler().compile, instances });

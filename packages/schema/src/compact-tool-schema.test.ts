@@ -171,7 +171,7 @@ describe('compactToolSchema: the Optional-union rule, once is enough', () => {
     expect(compactToolSchema(once)).toEqual(once);
   });
 
-  it('compacts a description lifted from the branch as the property\'s own', () => {
+  it("compacts a description lifted from the branch as the property's own", () => {
     const schema = { type: 'object', properties: { title: { anyOf: [{ type: 'string', description: 'Optional: Path' }, { type: 'null' }] } }, required: [] };
     const once = compactToolSchema(schema);
     expect(once).toEqual({ type: 'object', properties: { title: { type: ['string', 'null'], description: 'Path' } }, required: [] });
@@ -259,9 +259,7 @@ describe('compactToolSchema: bad input', () => {
       expect.unreachable();
     } catch (error) {
       expect(CtxkitError.isInstance(error, 'SCHEMA_ERROR')).toBe(true);
-      expect((error as Error).message).toBe(
-        '[ctxkit:schema] schema cannot be compacted: /not: refers back to an object that contains it (a cycle); a schema must be a JSON tree',
-      );
+      expect((error as Error).message).toBe('[ctxkit:schema] schema cannot be compacted: /not: refers back to an object that contains it (a cycle); a schema must be a JSON tree');
     }
   });
 
@@ -296,9 +294,9 @@ const { schema: schemaArbitrary } = fc.letrec((tie) => ({
     { depthSize: 'small', withCrossShrink: true },
     fc.tuple(fc.constantFrom('string', 'number', 'integer', 'boolean', 'null'), annotations).map(([type, extra]) => ({ type, ...extra })),
     fc.tuple(fc.array(fc.constantFrom('a', 'b', 1, null), { minLength: 1, maxLength: 3 }), annotations).map(([values, extra]) => ({ enum: values, ...extra })),
-    fc.tuple(fc.dictionary(propertyName, tie('schema'), { maxKeys: 4 }), fc.array(propertyName, { maxLength: 3 }), fc.boolean(), annotations).map(
-      ([properties, required, closed, extra]) => ({ type: 'object', properties, required: [...new Set(required)], ...(closed ? { additionalProperties: false } : {}), ...extra }),
-    ),
+    fc
+      .tuple(fc.dictionary(propertyName, tie('schema'), { maxKeys: 4 }), fc.array(propertyName, { maxLength: 3 }), fc.boolean(), annotations)
+      .map(([properties, required, closed, extra]) => ({ type: 'object', properties, required: [...new Set(required)], ...(closed ? { additionalProperties: false } : {}), ...extra })),
     fc.tuple(tie('schema'), fc.nat(3), annotations).map(([items, minItems, extra]) => ({ type: 'array', items, minItems, ...extra })),
     fc.tuple(fc.array(tie('schema'), { minLength: 1, maxLength: 3 }), fc.constantFrom('anyOf', 'oneOf', 'allOf'), annotations).map(([branches, keyword, extra]) => ({
       [keyword]: branches,

@@ -6,14 +6,7 @@ import { firstSentence } from './first-sentence.ts';
 import { inspectSchema, type SchemaIssue } from './inspect-schema.ts';
 import { dropRestatedNotes, restatesSchema } from './redundant-description.ts';
 import { declaredDialect, dialectDifference } from './schema-dialect.ts';
-import {
-  defaultAnnotationKeywords,
-  isRecord,
-  schemaArrayKeywords,
-  schemaMapKeywords,
-  singleSchemaKeywords,
-  usageAnnotationKeywords,
-} from './schema-keywords.ts';
+import { defaultAnnotationKeywords, isRecord, schemaArrayKeywords, schemaMapKeywords, singleSchemaKeywords, usageAnnotationKeywords } from './schema-keywords.ts';
 
 /** Options for {@link compactToolSchema} (and the schema part of `compactTools`). */
 export interface CompactSchemaOptions {
@@ -122,10 +115,8 @@ function compactNode(original: unknown, pointer: string, context: NodeContext, w
   const droppedHere = (keyword: string) => walk.dropped.has(keyword) && !walk.referencedPaths.has(pointer + escapeSegment(keyword));
   const node =
     (walk.options.collapseNullable ?? true)
-      ? (collapseNullable(
-          Object.fromEntries(Object.entries(original).filter(([keyword]) => !droppedHere(keyword))),
-          (keyword) => walk.referencedPaths.has(pointer + escapeSegment(keyword)),
-        ) ?? original)
+      ? (collapseNullable(Object.fromEntries(Object.entries(original).filter(([keyword]) => !droppedHere(keyword))), (keyword) => walk.referencedPaths.has(pointer + escapeSegment(keyword))) ??
+        original)
       : original;
   const requiredList = Array.isArray(node.required) ? new Set(node.required.filter((name): name is string => typeof name === 'string')) : new Set<string>();
   const entries: [string, unknown][] = [];
@@ -161,9 +152,7 @@ function compactKeywordValue(keyword: string, value: unknown, here: string, requ
     );
   }
   if (keyword === 'dependencies' && isRecord(value)) {
-    return Object.fromEntries(
-      Object.entries(value).map(([name, item]) => [name, Array.isArray(item) ? copyJson(item) : compactNode(item, here + escapeSegment(name), {}, walk)]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, Array.isArray(item) ? copyJson(item) : compactNode(item, here + escapeSegment(name), {}, walk)]));
   }
   // Any other keyword holds data (enum, const, required, bounds, vendor extensions): copied as it is.
   return copyJson(value);
@@ -205,15 +194,10 @@ export function compactSchemaChecked(schema: unknown, options: CompactSchemaOpti
   const warnings = inspection.issues.map((issue) => compactionWarning({ ...where, path: issue.path, problem: issue.problem, action: 'compacted' }));
   if (!isRecord(schema)) return { schema, compacted: true, droppedDialect: false, warnings };
   const keep = new Set(options.keepKeywords ?? []);
-  const dropped = new Set(
-    [...defaultAnnotationKeywords, ...(options.dropUsageAnnotations ? usageAnnotationKeywords : [])].filter((keyword) => !keep.has(keyword)),
-  );
+  const dropped = new Set([...defaultAnnotationKeywords, ...(options.dropUsageAnnotations ? usageAnnotationKeywords : [])].filter((keyword) => !keep.has(keyword)));
   const dialect = declaredDialect(schema);
   const dropDialect =
-    (options.dropDialect ?? true) &&
-    !keep.has('$schema') &&
-    (dialect === 'draft-07' || dialect === 'draft-2019-09' || dialect === 'draft-2020-12') &&
-    dialectDifference(schema) === undefined;
+    (options.dropDialect ?? true) && !keep.has('$schema') && (dialect === 'draft-07' || dialect === 'draft-2019-09' || dialect === 'draft-2020-12') && dialectDifference(schema) === undefined;
   const compacted = compactNode(schema, '', {}, { options, dropped, referencedPaths: inspection.referencedPaths, dropDialect });
   return { schema: compacted, compacted: true, droppedDialect: dropDialect, warnings };
 }
@@ -244,4 +228,3 @@ export function compactToolSchema<Schema>(schema: Schema, options: CompactSchema
   for (const warning of result.warnings) report(warning);
   return result.schema as Schema;
 }
-

@@ -36,7 +36,10 @@ describe('compactTools: shapes', () => {
   });
 
   it('keeps tools without a schema or description as they are', () => {
-    const tools = [{ type: 'function' as const, function: { name: 'ping' } }, { name: 'noop', inputSchema: { type: 'object' } }];
+    const tools = [
+      { type: 'function' as const, function: { name: 'ping' } },
+      { name: 'noop', inputSchema: { type: 'object' } },
+    ];
     expect(compactTools(tools)).toEqual(tools);
   });
 

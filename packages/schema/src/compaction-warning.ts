@@ -15,8 +15,7 @@ export interface CompactionWarning {
 
 /** Builds a warning with its one-line message. */
 export function compactionWarning(fields: Omit<CompactionWarning, 'message'>): CompactionWarning {
-  const tool =
-    fields.toolIndex === undefined ? 'schema' : `tool ${fields.toolIndex}${fields.toolName === undefined ? '' : ` (${JSON.stringify(fields.toolName)})`}`;
+  const tool = fields.toolIndex === undefined ? 'schema' : `tool ${fields.toolIndex}${fields.toolName === undefined ? '' : ` (${JSON.stringify(fields.toolName)})`}`;
   const where = fields.path === '' ? '' : ` at ${fields.path}`;
   const outcome = fields.action === 'passed-through' ? 'passed through unchanged' : 'compacted anyway';
   const warning: CompactionWarning = { ...fields, message: `[ctxkit:schema] ${tool}${where}: ${fields.problem}; ${outcome}` };

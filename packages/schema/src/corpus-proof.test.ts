@@ -14,7 +14,11 @@ import { checkToolsAgreement } from './bench/validation-agreement.ts';
 // verdict as the original on generated valid and invalid instances, in every compaction mode.
 const corpus = corpusDir();
 if (!corpus) console.warn(`[schema] ${corpusMissingMessage}`);
-const files = corpus ? readdirSync(join(corpus, 'schemas')).filter((file) => file.endsWith('.json')).sort() : [];
+const files = corpus
+  ? readdirSync(join(corpus, 'schemas'))
+      .filter((file) => file.endsWith('.json'))
+      .sort()
+  : [];
 const read = (file: string) => normalizeToolsInput(readFileSync(join(corpus!, 'schemas', file), 'utf8')).tools;
 
 const modes: [string, CompactToolsOptions][] = [

@@ -180,7 +180,10 @@ export function deferTools<Tool>(tools: readonly Tool[], options: DeferToolsOpti
     if (typeof query !== 'string' || query.trim() === '') return `${searchToolName} needs {"query": "what you want to do"}; nothing was loaded.`;
     const asked = args?.limit;
     const count = typeof asked === 'number' && Number.isInteger(asked) && asked >= 1 ? Math.min(asked, 20) : limit;
-    const matches = index.rank(query, { limit: count + always.size }).filter((match) => !always.has(match.name)).slice(0, count);
+    const matches = index
+      .rank(query, { limit: count + always.size })
+      .filter((match) => !always.has(match.name))
+      .slice(0, count);
     if (matches.length === 0) return `No tool matched ${JSON.stringify(query)}. Try other words.`;
     const lines = matches.map((match) => {
       if (!foundSet.has(match.name)) {

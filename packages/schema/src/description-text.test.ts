@@ -12,9 +12,7 @@ describe('tidyWhitespace', () => {
     expect(tidyWhitespace('Lists files.   Fast.\n\n\n\n- one  \n  - nested\t\n')).toBe('Lists files. Fast.\n\n- one\n  - nested');
     expect(tidyWhitespace('a\r\nb')).toBe('a\nb');
     // Indentation a template literal left on every line after the first goes; nesting stays.
-    expect(tidyWhitespace('Runs a command.\n\n      Guidelines:\n      - Quiet flags\n        - npm --silent')).toBe(
-      'Runs a command.\n\nGuidelines:\n- Quiet flags\n  - npm --silent',
-    );
+    expect(tidyWhitespace('Runs a command.\n\n      Guidelines:\n      - Quiet flags\n        - npm --silent')).toBe('Runs a command.\n\nGuidelines:\n- Quiet flags\n  - npm --silent');
   });
 });
 

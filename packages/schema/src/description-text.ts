@@ -25,9 +25,18 @@ export function tidyWhitespace(text: string): string {
     .split('\n')
     .map((line) => {
       const indent = /^[ \t]*/.exec(line)![0];
-      return indent + line.slice(indent.length).replace(/[ \t]+/g, ' ').trimEnd();
+      return (
+        indent +
+        line
+          .slice(indent.length)
+          .replace(/[ \t]+/g, ' ')
+          .trimEnd()
+      );
     });
-  const indents = lines.slice(1).filter((line) => line !== '').map((line) => /^[ \t]*/.exec(line)![0].length);
+  const indents = lines
+    .slice(1)
+    .filter((line) => line !== '')
+    .map((line) => /^[ \t]*/.exec(line)![0].length);
   const shared = indents.length === 0 ? 0 : indents.reduce((least, indent) => Math.min(least, indent));
   return lines
     .map((line, index) => (index === 0 ? line : line.slice(shared)))

@@ -12,7 +12,9 @@ import { checkToolsAgreement } from './bench/validation-agreement.ts';
 // Tool sets of shapes the shared corpus lacks (FastMCP / Pydantic, function-calling-benchmark docs),
 // written for this repository from public documentation; each file names its source.
 const fixtures = join(import.meta.dirname, '__fixtures__');
-const files = readdirSync(fixtures).filter((file) => file.endsWith('.json')).sort();
+const files = readdirSync(fixtures)
+  .filter((file) => file.endsWith('.json'))
+  .sort();
 const read = (file: string) => {
   const data = JSON.parse(readFileSync(join(fixtures, file), 'utf8')) as { source: string; tools: unknown[] };
   return { source: data.source, tools: normalizeToolsInput(data.tools).tools };

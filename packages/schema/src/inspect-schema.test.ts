@@ -16,9 +16,7 @@ describe('inspectSchema', () => {
   });
 
   it('reports a subschema of the wrong kind, with its path', () => {
-    expect(errors({ properties: { a: 'string' } })).toEqual([
-      { path: '/properties/a', problem: 'a subschema must be an object or a boolean, got the string "string"', severity: 'error' },
-    ]);
+    expect(errors({ properties: { a: 'string' } })).toEqual([{ path: '/properties/a', problem: 'a subschema must be an object or a boolean, got the string "string"', severity: 'error' }]);
     expect(errors({ properties: [] })[0]).toMatchObject({ path: '/properties', problem: 'must be an object of schemas, got an array' });
     expect(errors({ anyOf: { type: 'string' } })[0]).toMatchObject({ path: '/anyOf' });
     expect(errors({ items: 3 })[0]).toMatchObject({ path: '/items', problem: 'must be a schema or an array of schemas, got a number' });
@@ -27,9 +25,7 @@ describe('inspectSchema', () => {
   it('reports a cycle instead of overflowing the stack', () => {
     const schema: Record<string, unknown> = { type: 'object', properties: {} };
     (schema.properties as Record<string, unknown>).self = schema;
-    expect(errors(schema)).toEqual([
-      { path: '/properties/self', problem: 'refers back to an object that contains it (a cycle); a schema must be a JSON tree', severity: 'error' },
-    ]);
+    expect(errors(schema)).toEqual([{ path: '/properties/self', problem: 'refers back to an object that contains it (a cycle); a schema must be a JSON tree', severity: 'error' }]);
   });
 
   it('accepts a shared (diamond) object, which is not a cycle', () => {

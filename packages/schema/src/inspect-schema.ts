@@ -153,9 +153,7 @@ export function inspectSchema(schema: unknown, options: InspectSchemaOptions = {
   resources.set(defaultBase, rootResource);
 
   // Schema-aware walk: only subschema positions, so a property named "$ref" or "$id" is not mistaken for a keyword.
-  const stack: { node: unknown; link: PathLink | undefined; base: string; resource: Resource }[] = [
-    { node: schema, link: undefined, base: defaultBase, resource: rootResource },
-  ];
+  const stack: { node: unknown; link: PathLink | undefined; base: string; resource: Resource }[] = [{ node: schema, link: undefined, base: defaultBase, resource: rootResource }];
   while (stack.length > 0) {
     const { node, link, base: parentBase, resource: parentResource } = stack.pop()!;
     if (typeof node === 'boolean') continue;

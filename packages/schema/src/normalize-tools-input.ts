@@ -21,8 +21,7 @@ export interface NormalizedTools {
   wrap(tools: readonly unknown[]): unknown;
 }
 
-const expected =
-  'expected an array of tools, an MCP tools/list result ({ tools: [...] }), a JSON-RPC response holding one, or a request body with a tools array';
+const expected = 'expected an array of tools, an MCP tools/list result ({ tools: [...] }), a JSON-RPC response holding one, or a request body with a tools array';
 
 function fail(message: string, cause?: unknown): never {
   throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'schema', message, cause });

@@ -15,12 +15,7 @@ it('the README example runs and prints what its comments say', async () => {
   await import(/* @vite-ignore */ file);
   const printed = log.mock.calls.map((args) => args[0]);
   log.mockRestore();
-  expect(printed).toEqual([
-    ['create_pull_request'],
-    ['read_file', 'search_tools'],
-    'Loaded 1 tool, callable from your next turn:',
-    ['read_file', 'search_tools', 'create_pull_request'],
-  ]);
+  expect(printed).toEqual([['create_pull_request'], ['read_file', 'search_tools'], 'Loaded 1 tool, callable from your next turn:', ['read_file', 'search_tools', 'create_pull_request']]);
   // Each printed value is also written in the example's comments.
   const written = (value: unknown) => (Array.isArray(value) ? `[${value.map((item) => `'${item}'`).join(', ')}]` : `'${value}'`);
   for (const value of printed) expect(block).toContain(`// ${written(value)}`);

@@ -16,12 +16,7 @@ export function unitVector(vector: ArrayLike<number> | undefined, dimensions?: n
  * similarity weighted. Every tool with a vector is a candidate, so a tool that shares no word with
  * the request can still rank; a tool scoring 0 on both is left out.
  */
-export function blendScores(
-  lexical: ReadonlyMap<number, number>,
-  query: Float64Array,
-  vectors: readonly (Float64Array | undefined)[],
-  weight: number,
-): { id: number; score: number }[] {
+export function blendScores(lexical: ReadonlyMap<number, number>, query: Float64Array, vectors: readonly (Float64Array | undefined)[], weight: number): { id: number; score: number }[] {
   let best = 0;
   for (const score of lexical.values()) best = Math.max(best, score);
   const similarity = new Map<number, number>();

@@ -4,11 +4,19 @@ import { measureRetrieval } from './bench/measure-retrieval.ts';
 import { createToolSearch, toolSearchText } from './tool-search.ts';
 
 const mcp = [
-  { name: 'create_pull_request', description: 'Open a new pull request in a GitHub repository.', inputSchema: { type: 'object', properties: { head: { type: 'string', description: 'Branch with the changes' } } } },
+  {
+    name: 'create_pull_request',
+    description: 'Open a new pull request in a GitHub repository.',
+    inputSchema: { type: 'object', properties: { head: { type: 'string', description: 'Branch with the changes' } } },
+  },
   { name: 'list_issues', description: 'List issues in a repository, filtered by state or label.', inputSchema: { type: 'object' } },
   { name: 'read_file', description: 'Read the contents of a file from disk.', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
   { name: 'getWeatherForecast', description: 'Forecast for a city for the next days.', inputSchema: { type: 'object', properties: { city: { type: 'string', description: 'City name' } } } },
-  { name: 'send_email', description: 'Send an email message to one or more recipients.', inputSchema: { type: 'object', properties: { attachmentPaths: { type: 'array', items: { type: 'string', description: 'A spreadsheet or document to attach' } } } } },
+  {
+    name: 'send_email',
+    description: 'Send an email message to one or more recipients.',
+    inputSchema: { type: 'object', properties: { attachmentPaths: { type: 'array', items: { type: 'string', description: 'A spreadsheet or document to attach' } } } },
+  },
 ];
 
 function catchError(run: () => unknown): unknown {
@@ -74,7 +82,12 @@ describe('createToolSearch', () => {
     expect(() => index.search('x', { limit: 0 })).toThrow(/limit must be a whole number of 1 or more, got 0/);
     expect(() => index.search(3 as never)).toThrow(/search takes a query string, got number/);
     expect(() => index.search('x', { limit: 1.5 })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/^\[ctxkit:schema\]/) }));
-    expect(CtxkitError.isInstance(catchError(() => index.search('x', { limit: -1 })), 'INVALID_ARGUMENT')).toBe(true);
+    expect(
+      CtxkitError.isInstance(
+        catchError(() => index.search('x', { limit: -1 })),
+        'INVALID_ARGUMENT',
+      ),
+    ).toBe(true);
   });
 });
 

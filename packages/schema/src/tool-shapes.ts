@@ -104,11 +104,7 @@ function schemaKey(shape: ToolShape): string | undefined {
 }
 
 /** A copy of the tool, in the same shape, with a new description and schema; other fields are kept. */
-export function withToolParts(
-  tool: Record<string, unknown>,
-  shape: ToolShape,
-  parts: { description: unknown; schema: unknown; hasSchema: boolean },
-): Record<string, unknown> {
+export function withToolParts(tool: Record<string, unknown>, shape: ToolShape, parts: { description: unknown; schema: unknown; hasSchema: boolean }): Record<string, unknown> {
   const holder = shape === 'openai' ? (tool.function as Record<string, unknown>) : tool;
   const updated: Record<string, unknown> = { ...holder };
   if (parts.description === undefined) delete updated.description;

@@ -117,7 +117,11 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
     if (closed) throw new CtxkitError({ code: 'STORE_ERROR', source, message: `${operation} ${JSON.stringify(key)} failed: the store was closed` });
     if (client.status === 'wait') await client.connect().catch(() => undefined);
     if (client.status === 'reconnecting' || client.status === 'end' || client.status === 'close') {
-      throw new CtxkitError({ code: 'STORE_ERROR', source, message: `${operation} ${JSON.stringify(key)} failed: Redis at ${client.options.host}:${client.options.port} is unreachable (${client.status})` });
+      throw new CtxkitError({
+        code: 'STORE_ERROR',
+        source,
+        message: `${operation} ${JSON.stringify(key)} failed: Redis at ${client.options.host}:${client.options.port} is unreachable (${client.status})`,
+      });
     }
   };
   return {

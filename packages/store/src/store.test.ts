@@ -33,9 +33,18 @@ describe('unstorageStore', () => {
 
   it('turns driver failures into STORE_ERROR naming the key', async () => {
     const storage = createStorage({
-      driver: { name: 'broken', hasItem: async () => false, getItem: async () => { throw new Error('connection reset'); }, getKeys: async () => [] },
+      driver: {
+        name: 'broken',
+        hasItem: async () => false,
+        getItem: async () => {
+          throw new Error('connection reset');
+        },
+        getKeys: async () => [],
+      },
     });
-    const error = await unstorageStore(storage).getItem('archive:r7').catch((caught: unknown) => caught);
+    const error = await unstorageStore(storage)
+      .getItem('archive:r7')
+      .catch((caught: unknown) => caught);
     expect(CtxkitError.isInstance(error, 'STORE_ERROR')).toBe(true);
     expect((error as Error).message).toBe('[ctxkit:store] getItem "archive:r7" failed: connection reset');
   });
@@ -54,7 +63,13 @@ describe('unstorageStore strings', () => {
   it('passes the ttl chosen for a key to the driver', async () => {
     const calls: { key: string; ttl: unknown }[] = [];
     const storage = createStorage({
-      driver: { name: 'recording', hasItem: async () => false, getItem: async () => null, getKeys: async () => [], setItem: async (key, _value, options) => void calls.push({ key, ttl: options?.ttl }) },
+      driver: {
+        name: 'recording',
+        hasItem: async () => false,
+        getItem: async () => null,
+        getKeys: async () => [],
+        setItem: async (key, _value, options) => void calls.push({ key, ttl: options?.ttl }),
+      },
     });
     const store = unstorageStore(storage, { ttlSeconds: (key) => (key.startsWith('conversations:') ? 60 : undefined) });
     await store.setItem('conversations:c1:r1', { a: 1 });

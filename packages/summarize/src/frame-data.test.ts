@@ -7,9 +7,18 @@ describe('renderMessage', () => {
     const assistant: Message = { role: 'assistant', content: 'Reading it.', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"src/app.ts"}' }] };
     expect(renderMessage(assistant, 4)).toBe('[message 4 · assistant]\nReading it.\n→ tool call read_file {"path":"src/app.ts"}');
     expect(renderMessage({ role: 'tool', toolCallId: 'c1', toolName: 'read_file', content: 'export {}' }, 5)).toBe('[message 5 · tool result (read_file)]\nexport {}');
-    expect(renderMessage({ role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image', mediaType: 'image/png', data: 'AAAA' }] }, 6)).toBe(
-      '[message 6 · user]\nlook\n[image/png image, not shown]',
-    );
+    expect(
+      renderMessage(
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'look' },
+            { type: 'image', mediaType: 'image/png', data: 'AAAA' },
+          ],
+        },
+        6,
+      ),
+    ).toBe('[message 6 · user]\nlook\n[image/png image, not shown]');
     expect(renderMessage({ role: 'user', content: 'old', meta: { ctxkit: { kind: 'summary', by: 'summary' } } }, 2)).toBe('[message 2 · earlier ctxkit summary of older messages]\nold');
   });
 });

@@ -35,6 +35,8 @@ describe('summarizableSpan', () => {
     expect(summarizableSpan(messages, { protectedStart: 2, count, floorTokens: count([]) }, 0)).toEqual({ skip: 'nothing to summarize between the task and the protected recent messages' });
     expect(summarizableSpan(messages, { protectedStart: 4, count, floorTokens: count([]) }, 10_000)).toMatchObject({ skip: expect.stringMatching(/under minSpanTokens \(10,000\)/) });
     const digest: Message = { role: 'user', content: '[ctxkit summary]', meta: { ctxkit: { kind: 'summary', by: 'summary', replaces: ['#2'] } } };
-    expect(summarizableSpan([messages[0]!, messages[1]!, digest, messages[4]!], { protectedStart: 3, count, floorTokens: count([]) }, 0)).toEqual({ skip: 'the span is already a single ctxkit summary' });
+    expect(summarizableSpan([messages[0]!, messages[1]!, digest, messages[4]!], { protectedStart: 3, count, floorTokens: count([]) }, 0)).toEqual({
+      skip: 'the span is already a single ctxkit summary',
+    });
   });
 });

@@ -28,9 +28,7 @@ export interface SpanSummaryRequest {
 }
 
 /** The summary, or why there is none. `skip` means nothing was attempted. */
-export type SpanSummaryResult =
-  | { ok: true; text: string; calls: number; parts: number }
-  | { ok: false; skip: boolean; reason: string; error?: CtxkitError };
+export type SpanSummaryResult = { ok: true; text: string; calls: number; parts: number } | { ok: false; skip: boolean; reason: string; error?: CtxkitError };
 
 /** Room the summarizer's tokenizer may count beyond ours. */
 const safetyShare = 0.9;
@@ -98,9 +96,15 @@ function planSpan(request: SpanSummaryRequest): SpanPlan | Extract<SpanSummaryRe
   const window = summarizer.contextWindow !== undefined && Number.isFinite(summarizer.contextWindow) && summarizer.contextWindow > 0 ? summarizer.contextWindow : Number.POSITIVE_INFINITY;
   const extra = request.extraInstructions === undefined ? {} : { extra: request.extraInstructions };
   const widestInstructions = Math.max(
-    ...(['span', 'part', 'merge'] as const).map((kind) => countText(summaryInstructions({ mode: kind === 'part' ? { kind, part: 9999, parts: 9999 } : { kind }, boundary: 'ffffffff', maxTokens: 99_999, ...extra }))),
+    ...(['span', 'part', 'merge'] as const).map((kind) =>
+      countText(summaryInstructions({ mode: kind === 'part' ? { kind, part: 9999, parts: 9999 } : { kind }, boundary: 'ffffffff', maxTokens: 99_999, ...extra })),
+    ),
   );
-  const framing = countText(frameData(requestTitle({ kind: 'part', part: 9999, parts: 9999 }, 99_999, 99_999), '', 'ffffffff')) + countText(frameData(taskTitle, '', 'ffffffff')) + countText(closing) + 2 * messageOverhead;
+  const framing =
+    countText(frameData(requestTitle({ kind: 'part', part: 9999, parts: 9999 }, 99_999, 99_999), '', 'ffffffff')) +
+    countText(frameData(taskTitle, '', 'ffffffff')) +
+    countText(closing) +
+    2 * messageOverhead;
   const room = window - widestInstructions - framing;
   const answerTokens = Math.min(request.maxSummaryTokens, Number.isFinite(room) ? Math.floor(room / 4) : request.maxSummaryTokens);
   const dataTokens = Number.isFinite(room) ? Math.floor((room - answerTokens) * safetyShare) : Number.POSITIVE_INFINITY;
@@ -130,7 +134,10 @@ interface CallCount {
 function callFailure(request: SpanSummaryRequest, plan: SpanPlan, timedOut: boolean, error: unknown, where: string): Rejection {
   const { source } = request;
   if (request.signal.aborted) {
-    return new Rejection('aborted while summarizing', new CtxkitError({ code: 'ABORTED', source, message: `aborted while ${plan.summarizerName} was summarizing${where}`, cause: request.signal.reason }));
+    return new Rejection(
+      'aborted while summarizing',
+      new CtxkitError({ code: 'ABORTED', source, message: `aborted while ${plan.summarizerName} was summarizing${where}`, cause: request.signal.reason }),
+    );
   }
   if (timedOut) {
     const reason = `${plan.summarizerName} timed out after ${request.timeoutMs} ms${where}`;

@@ -66,16 +66,19 @@ export function summaryHeader(covered: number, onDevice = false): string {
 }
 
 /** A span replaced by its summary, or the summary's size when it is not shorter. */
-export type SummaryFold =
-  | { ok: true; messages: Message[]; summaryTokens: number; tokens: number }
-  | { ok: false; summaryTokens: number; reason: string };
+export type SummaryFold = { ok: true; messages: Message[]; summaryTokens: number; tokens: number } | { ok: false; summaryTokens: number; reason: string };
 
 /**
  * Puts a summary in the span's place: a `summary` digest by tier `by`, naming every message it
  * replaces. Accepted only when the summary is shorter than the span and the transcript shrinks;
  * `tokens` is the output's whole-request count (`context.count`), for the tier's outcome.
  */
-export function foldSummary(messages: readonly Message[], found: FoldedSpan, context: Pick<TierContext, 'count' | 'currentTokens' | 'floorTokens'>, written: { by: string; header: string; text: string }): SummaryFold {
+export function foldSummary(
+  messages: readonly Message[],
+  found: FoldedSpan,
+  context: Pick<TierContext, 'count' | 'currentTokens' | 'floorTokens'>,
+  written: { by: string; header: string; text: string },
+): SummaryFold {
   const { span, folded, spanTokens } = found;
   const summary = digestMessage({
     kind: 'summary',

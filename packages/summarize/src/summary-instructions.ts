@@ -1,16 +1,7 @@
 import { closeMarker, openMarker } from './frame-data.ts';
 
 /** The sections of a ctxkit summary, in order; each is a level-2 Markdown heading. */
-export const summarySections = [
-  'Task',
-  'Constraints from the user',
-  'Done',
-  'Files touched',
-  'Decisions',
-  'Errors',
-  'Open questions',
-  'Next steps',
-] as const;
+export const summarySections = ['Task', 'Constraints from the user', 'Done', 'Files touched', 'Decisions', 'Errors', 'Open questions', 'Next steps'] as const;
 
 const sectionGuide: Record<(typeof summarySections)[number], string> = {
   Task: 'the task in one to three sentences, with its names, ids, paths and numbers',

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keyTerms, taskProblem, taskSection } from './task-check.ts';
 
-const astroidTask =
-  'Consider the following PR description:\nastroid 2.9.1 breaks pylint with missing __init__.py: F0010: error while code parsing: Unable to load file __init__.py';
+const astroidTask = 'Consider the following PR description:\nastroid 2.9.1 breaks pylint with missing __init__.py: F0010: error while code parsing: Unable to load file __init__.py';
 const airlineTask = "Hi, I'm having a bit of a situation with my flights and need to downgrade them from business to economy class. Can you assist me with that?";
 
 describe('keyTerms', () => {

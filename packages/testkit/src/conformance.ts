@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type Message,
-  memoryStore,
-  recentTurnsStart,
-  type StorePlugin,
-  type SummarizerPlugin,
-  safeCutIndex,
-  type TierOutcome,
-  type TierPlugin,
-  validateTranscript,
-} from '@ctxkit/core';
+import { type Message, memoryStore, recentTurnsStart, type StorePlugin, type SummarizerPlugin, safeCutIndex, type TierOutcome, type TierPlugin, validateTranscript } from '@ctxkit/core';
 import fc from 'fast-check';
 import { approximateCount } from './approximate-count.ts';
 import { deterministicSummarizer } from './summarizers.ts';
@@ -19,9 +9,7 @@ import { type TranscriptArbitraryOptions, transcriptArbitrary } from './transcri
 /** JSON with sorted keys, so two messages compare equal whatever order their keys were written in. */
 export function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) =>
-    inner && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : inner,
+    inner && typeof inner === 'object' && !Array.isArray(inner) ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : inner,
   );
 }
 

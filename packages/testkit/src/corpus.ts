@@ -3,8 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { CtxkitError, type Message, parseJsonlTranscript } from '@ctxkit/core';
 
 /** Said by tests that skip because the shared corpus is not there (a user's fresh clone). */
-export const corpusMissingMessage =
-  'skipped: no corpus (the CTXKIT_CORPUS folder, ../shared/corpus beside the checkout, or corpus/ in the repository)';
+export const corpusMissingMessage = 'skipped: no corpus (the CTXKIT_CORPUS folder, ../shared/corpus beside the checkout, or corpus/ in the repository)';
 
 function workspaceRoot(from: string): string | undefined {
   let dir = resolve(from);
@@ -34,7 +33,11 @@ export function corpusDir(from?: string): string | undefined {
 /** The recorded runs in the corpus (file names, sorted), or an empty list where it is absent. */
 export function listTrajectories(): string[] {
   const dir = corpusDir();
-  return dir ? readdirSync(join(dir, 'trajectories')).filter((file) => file.endsWith('.jsonl')).sort() : [];
+  return dir
+    ? readdirSync(join(dir, 'trajectories'))
+        .filter((file) => file.endsWith('.jsonl'))
+        .sort()
+    : [];
 }
 
 /**

@@ -86,7 +86,26 @@ export async function startRedisServer(options: RedisTestServerOptions = {}): Pr
     if (child) return;
     const started = spawn(
       binary,
-      ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--appendonly', 'yes', '--appendfsync', options.appendfsync ?? 'always', '--save', '', '--protected-mode', 'yes', '--daemonize', 'no', '--loglevel', 'warning'],
+      [
+        '--bind',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--dir',
+        dir,
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        options.appendfsync ?? 'always',
+        '--save',
+        '',
+        '--protected-mode',
+        'yes',
+        '--daemonize',
+        'no',
+        '--loglevel',
+        'warning',
+      ],
       { stdio: 'ignore' },
     );
     child = started;

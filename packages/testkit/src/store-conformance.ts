@@ -112,8 +112,12 @@ export async function checkStoreConformance(createStore: () => StorePlugin | Pro
  */
 export function runStoreConformance(name: string, createStore: () => StorePlugin | Promise<StorePlugin>, options: StoreConformanceOptions = {}): void {
   describe(`store conformance: ${name}`, () => {
-    it(`keeps the store contract (absent keys, round trips of ${options.runs ?? 200} generated values, overwrite, remove, copies, distinct and scoped keys)`, async () => {
-      await expect(checkStoreConformance(createStore, options)).resolves.toBeUndefined();
-    }, options.timeoutMs ?? 60_000);
+    it(
+      `keeps the store contract (absent keys, round trips of ${options.runs ?? 200} generated values, overwrite, remove, copies, distinct and scoped keys)`,
+      async () => {
+        await expect(checkStoreConformance(createStore, options)).resolves.toBeUndefined();
+      },
+      options.timeoutMs ?? 60_000,
+    );
   });
 }

@@ -4,10 +4,7 @@ import { type Message, type SummarizeRequest, type SummarizerPlugin, textOf } fr
  * A summarizer whose answer a test writes: `scriptedSummarizer((request) => 'summary')`. Throwing or
  * returning a rejected promise from `respond` plays a failed model call.
  */
-export function scriptedSummarizer(
-  respond: (request: SummarizeRequest) => string | Promise<string>,
-  options: { contextWindow?: number } = {},
-): SummarizerPlugin<'scripted'> {
+export function scriptedSummarizer(respond: (request: SummarizeRequest) => string | Promise<string>, options: { contextWindow?: number } = {}): SummarizerPlugin<'scripted'> {
   return {
     specificationVersion: 'v1',
     kind: 'summarizer',

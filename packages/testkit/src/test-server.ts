@@ -101,8 +101,7 @@ export function routes(table: TestRoutes, fallback?: TestServerHandler | JsonAns
   const reply = (route: TestServerHandler | JsonAnswer, request: RecordedRequest, response: ServerResponse) =>
     typeof route === 'function' ? route(request, response) : sendJson(response, route[0], route[1], route[2]);
   // The default 404 says what was asked, so a test calling the wrong path fails with a readable body.
-  const otherwise: TestServerHandler | JsonAnswer =
-    fallback ?? ((request, response) => sendJson(response, 404, { error: `no route for ${request.method} ${request.path}` }));
+  const otherwise: TestServerHandler | JsonAnswer = fallback ?? ((request, response) => sendJson(response, 404, { error: `no route for ${request.method} ${request.path}` }));
   return (request, response) => reply(table[`${request.method} ${request.path}`] ?? table[request.path] ?? otherwise, request, response);
 }
 

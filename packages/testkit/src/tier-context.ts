@@ -8,9 +8,7 @@ import { approximateCount } from './approximate-count.ts';
  * their count (as the engine's is); without them, reading `currentTokens` throws.
  * @example const outcome = await microcompactTier().apply(messages, createTierContext({ protectedStart: messages.length - 2, messages }));
  */
-export function createTierContext(
-  overrides: Partial<TierContext> & { protectedStart: number; messages?: readonly Message[] },
-): TierContext {
+export function createTierContext(overrides: Partial<TierContext> & { protectedStart: number; messages?: readonly Message[] }): TierContext {
   const { messages, ...rest } = overrides;
   const count = rest.count ?? approximateCount;
   const base = {

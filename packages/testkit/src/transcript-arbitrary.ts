@@ -22,7 +22,13 @@ const image = fc.record({
   mediaType: fc.constantFrom('image/png', 'image/jpeg'),
   data: fc.base64String({ minLength: 4, maxLength: 400 }),
 });
-const parts = fc.array(fc.oneof(shortText.map((text): ContentPart => ({ type: 'text', text })), image), { minLength: 1, maxLength: 3 });
+const parts = fc.array(
+  fc.oneof(
+    shortText.map((text): ContentPart => ({ type: 'text', text })),
+    image,
+  ),
+  { minLength: 1, maxLength: 3 },
+);
 
 interface CallDraft {
   name: (typeof toolNames)[number];

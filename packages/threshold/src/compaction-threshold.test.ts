@@ -5,9 +5,36 @@ import { compactionTarget, compactionThreshold, type ThresholdBound, thresholdBr
 describe('compactionThreshold (DESIGN.md §6)', () => {
   // [window, max output, threshold], grouped by the bound thresholdBreakdown says decided it.
   const decided: { rule: string; bound: ThresholdBound; cases: [number, number, number][] }[] = [
-    { rule: 'half the window', bound: 'fraction', cases: [[200_000, 0, 100_000], [32_000, 0, 16_000], [128_000, 4_096, 64_000], [16_000, 12_000, 8_000], [10_000, 0, 5_000]] },
-    { rule: 'half a window too small for the 2,000 floor', bound: 'fraction', cases: [[4_096, 0, 2_048], [8_192, 0, 4_096], [8_192, 8_192, 4_096], [1_000, 0, 500]] },
-    { rule: 'half the window capped at 256,000', bound: 'cap', cases: [[2_000_000, 0, 128_000], [272_000, 256_000, 128_000], [1_000_000, 500_000, 128_000]] },
+    {
+      rule: 'half the window',
+      bound: 'fraction',
+      cases: [
+        [200_000, 0, 100_000],
+        [32_000, 0, 16_000],
+        [128_000, 4_096, 64_000],
+        [16_000, 12_000, 8_000],
+        [10_000, 0, 5_000],
+      ],
+    },
+    {
+      rule: 'half a window too small for the 2,000 floor',
+      bound: 'fraction',
+      cases: [
+        [4_096, 0, 2_048],
+        [8_192, 0, 4_096],
+        [8_192, 8_192, 4_096],
+        [1_000, 0, 500],
+      ],
+    },
+    {
+      rule: 'half the window capped at 256,000',
+      bound: 'cap',
+      cases: [
+        [2_000_000, 0, 128_000],
+        [272_000, 256_000, 128_000],
+        [1_000_000, 500_000, 128_000],
+      ],
+    },
     { rule: 'the 2,000 floor', bound: 'floor', cases: [[3_000, 100, 2_000]] },
   ];
   it.each(decided)('$rule gives the threshold of each window and max output', ({ bound, cases }) => {
@@ -106,6 +133,12 @@ describe('the small-window rule is coherent (decision 0030), on generated window
       const reserved = maxOutputTokens > 0 ? Math.min(maxOutputTokens, Math.floor(contextWindow / 2)) : 8_192;
       return Math.max(2_000, Math.min(Math.floor(Math.min(contextWindow, 256_000) * 0.5), contextWindow - reserved));
     };
-    fc.assert(fc.property(fc.integer({ min: 16_384, max: 3_000_000 }), output, (contextWindow, maxOutputTokens) => compactionThreshold(contextWindow, maxOutputTokens) === design(contextWindow, maxOutputTokens)));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 16_384, max: 3_000_000 }),
+        output,
+        (contextWindow, maxOutputTokens) => compactionThreshold(contextWindow, maxOutputTokens) === design(contextWindow, maxOutputTokens),
+      ),
+    );
   });
 });

@@ -29,8 +29,20 @@ function computerUseRun(steps: number): Message[] {
   ];
   for (let step = 1; step <= steps; step++) {
     const id = `toolu_${step}`;
-    messages.push({ role: 'assistant', content: `Step ${step}: clicking the next control.`, toolCalls: [{ id, name: 'computer', arguments: `{"action":"left_click","coordinate":[${step * 7},${step * 3}]}` }] });
-    messages.push({ role: 'tool', toolCallId: id, toolName: 'computer', content: [{ type: 'text', text: 'clicked' }, { type: 'image', mediaType: 'image/png', data: screenshot(step) }] });
+    messages.push({
+      role: 'assistant',
+      content: `Step ${step}: clicking the next control.`,
+      toolCalls: [{ id, name: 'computer', arguments: `{"action":"left_click","coordinate":[${step * 7},${step * 3}]}` }],
+    });
+    messages.push({
+      role: 'tool',
+      toolCallId: id,
+      toolName: 'computer',
+      content: [
+        { type: 'text', text: 'clicked' },
+        { type: 'image', mediaType: 'image/png', data: screenshot(step) },
+      ],
+    });
   }
   return messages;
 }
@@ -49,10 +61,7 @@ for (const steps of [20, 60, 150]) {
   const after = outcome.status === 'applied' ? count(outcome.messages) : before;
   const bytesBefore = JSON.stringify(messages).length;
   const bytesAfter = outcome.status === 'applied' ? JSON.stringify(outcome.messages).length : bytesBefore;
-  const { baseline, strip } = await interleavedRounds(
-    { baseline: () => JSON.stringify(messages), strip: () => tier.apply(messages, context(messages)) },
-    { rounds, calls: repeats },
-  );
+  const { baseline, strip } = await interleavedRounds({ baseline: () => JSON.stringify(messages), strip: () => tier.apply(messages, context(messages)) }, { rounds, calls: repeats });
   const ratio = median(strip) / median(baseline);
   worst = Math.max(worst, ratio);
   lines.push(

@@ -101,7 +101,10 @@ describe('placeholders', () => {
     const fixed = applied(await imageStripTier({ placeholder: '[image removed]' }).apply(browserRun(), tierContext({ messages: browserRun(), protectedStart: 10 })));
     expect(fixed[5]!.content).toEqual([{ type: 'text', text: '[image removed]' }]);
     const custom = applied(
-      await imageStripTier({ placeholder: (image) => `[${image.mediaType} #${image.messageIndex}.${image.position}]` }).apply(browserRun(), tierContext({ messages: browserRun(), protectedStart: 10 })),
+      await imageStripTier({ placeholder: (image) => `[${image.mediaType} #${image.messageIndex}.${image.position}]` }).apply(
+        browserRun(),
+        tierContext({ messages: browserRun(), protectedStart: 10 }),
+      ),
     );
     expect(custom[6]!.content).toMatchObject([{}, { type: 'text', text: '[image/jpeg #6.1]' }, {}, { type: 'image' }]);
   });

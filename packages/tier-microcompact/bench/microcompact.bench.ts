@@ -73,8 +73,6 @@ for (const line of costs) console.log(line);
 longRunsFreed = longRunsFreed.sort((a, b) => a - b);
 const leastFreed = longRunsFreed[0] ?? 0;
 console.log('\n## Goals\n');
-console.log(
-  `- frees at least 70% of the tool-output tokens of every long run (> 100 messages) at its end: ${leastFreed >= 0.7 ? 'met' : 'not met'} (least: ${(leastFreed * 100).toFixed(1)}%)`,
-);
+console.log(`- frees at least 70% of the tool-output tokens of every long run (> 100 messages) at its end: ${leastFreed >= 0.7 ? 'met' : 'not met'} (least: ${(leastFreed * 100).toFixed(1)}%)`);
 console.log(`- a first compaction costs at most 10 request serialisations: ${worstRatio <= 10 ? 'met' : 'not met'} (worst: ${worstRatio.toFixed(2)}×)`);
 console.log(`- compacting the same history again (stubs reused) costs at most 10 request serialisations: ${worstSteadyRatio <= 10 ? 'met' : 'not met'} (worst: ${worstSteadyRatio.toFixed(2)}×)`);

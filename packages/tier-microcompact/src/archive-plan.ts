@@ -31,9 +31,7 @@ type Described = Pick<StubDescription, 'toolName' | 'tokens' | 'images'> & { arg
 /** Content as one string, independent of the key order of its parts, for comparing and fingerprinting. */
 function contentKey(content: string | readonly ContentPart[]): string {
   if (typeof content === 'string') return `s\u0000${content}`;
-  return content
-    .map((part) => (part.type === 'text' ? `t\u0000${part.text}` : `i\u0000${part.mediaType}\u0000${part.data ?? ''}\u0000${part.url ?? ''}`))
-    .join('\u0001');
+  return content.map((part) => (part.type === 'text' ? `t\u0000${part.text}` : `i\u0000${part.mediaType}\u0000${part.data ?? ''}\u0000${part.url ?? ''}`)).join('\u0001');
 }
 
 function imageCount(content: string | readonly ContentPart[]): number {

@@ -42,10 +42,7 @@ export function isArchivedToolResult(value: unknown): value is ArchivedToolResul
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Partial<ArchivedToolResult>;
   return (
-    record.type === 'ctxkit.archived-tool-result' &&
-    typeof record.handle === 'string' &&
-    typeof record.toolCallId === 'string' &&
-    (typeof record.content === 'string' || Array.isArray(record.content))
+    record.type === 'ctxkit.archived-tool-result' && typeof record.handle === 'string' && typeof record.toolCallId === 'string' && (typeof record.content === 'string' || Array.isArray(record.content))
   );
 }
 
@@ -96,10 +93,6 @@ export function restoredText(content: string | readonly ContentPart[]): string {
   if (typeof content === 'string') return content;
   const images = content.filter((part) => part.type === 'image').length;
   let imageNumber = 0;
-  const lines = content.map((part) =>
-    part.type === 'text'
-      ? part.text
-      : `[image ${++imageNumber} of ${images} (${part.mediaType}) not restored: restore_tool_result returns text only]`,
-  );
+  const lines = content.map((part) => (part.type === 'text' ? part.text : `[image ${++imageNumber} of ${images} (${part.mediaType}) not restored: restore_tool_result returns text only]`));
   return lines.join('\n');
 }

@@ -56,7 +56,8 @@ function checkCount(name: string, value: number, at: number): void {
  */
 export function microcompactSettings(options: MicrocompactOptions): MicrocompactSettings {
   const { keepRecent = 3, minSavingsTokens = 2_000, minResultTokens = 100, excludeTools = [], stubText = defaultStubText, stubDetail = {}, archive = 'target' } = options;
-  if (archive !== 'target' && archive !== 'all') throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `microcompactTier option archive must be 'target' or 'all', got ${JSON.stringify(archive)}` });
+  if (archive !== 'target' && archive !== 'all')
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source, message: `microcompactTier option archive must be 'target' or 'all', got ${JSON.stringify(archive)}` });
   checkCount('keepRecent', keepRecent, 0);
   checkCount('minSavingsTokens', minSavingsTokens, 0);
   checkCount('minResultTokens', minResultTokens, 0);

@@ -31,9 +31,7 @@ describe('microcompactTier on a coding run', () => {
       content: '[tool result 1 archived: read_file src/app.ts, 3,333 tokens; restore with restore_tool_result("r1")]',
       meta: { ctxkit: { kind: 'stub', by: 'microcompact', replaces: ['#3'], handle: 'r1' } },
     });
-    expect(output[5]!.content).toBe(
-      '[tool result 2 archived: bash npm test -- --run 2>&1 | tail -200, 1,583 tokens; restore with restore_tool_result("r2")]',
-    );
+    expect(output[5]!.content).toBe('[tool result 2 archived: bash npm test -- --run 2>&1 | tail -200, 1,583 tokens; restore with restore_tool_result("r2")]');
     // The three most recent tool results (7, 9, 11) and everything else stay as they were.
     for (const index of [0, 1, 2, 4, 6, 7, 8, 9, 10, 11, 12]) expect(output[index]).toBe(messages[index]);
     expect(validateTranscript(output)).toEqual([]);
@@ -227,7 +225,11 @@ describe('stub detail', () => {
   ];
 
   it('keeps the first and last lines with content and the names in between, most frequent first, none twice', async () => {
-    const body = ['src/loader.py:12: def load_module(name):', ...Array.from({ length: 60 }, (_, index) => `src/cache.py:${100 + index}:     return _CACHE_TABLE.get(key_${index % 3})`), 'src/loader.py:88: raise ModuleNotFound(name)'];
+    const body = [
+      'src/loader.py:12: def load_module(name):',
+      ...Array.from({ length: 60 }, (_, index) => `src/cache.py:${100 + index}:     return _CACHE_TABLE.get(key_${index % 3})`),
+      'src/loader.py:88: raise ModuleNotFound(name)',
+    ];
     const stubbed = applied(await microcompactTier({ keepRecent: 0, minSavingsTokens: 0 }).apply(run(output(body)), tierContext({ messages: run(output(body)), protectedStart: 4 })));
     const text = String(stubbed[3]!.content);
     expect(text.split('\n')[0]).toMatch(/^\[tool result 1 archived: bash grep -rn load_module src, [\d,]+ tokens; restore with restore_tool_result\("r1"\)\]$/);
@@ -268,7 +270,9 @@ describe('archive', () => {
 
   it("archives every old result with 'all', whatever the target", async () => {
     const messages = codingRun();
-    const output = applied(await microcompactTier({ keepRecent: 0, minSavingsTokens: 0, archive: 'all' }).apply(messages, tierContext({ messages: messages, protectedStart: 12, targetTokens: tokensOf(messages) - 3_000 })));
+    const output = applied(
+      await microcompactTier({ keepRecent: 0, minSavingsTokens: 0, archive: 'all' }).apply(messages, tierContext({ messages: messages, protectedStart: 12, targetTokens: tokensOf(messages) - 3_000 })),
+    );
     expect(handlesOf(output)).toEqual(['r1', 'r2', 'r3', 'r4']);
   });
 

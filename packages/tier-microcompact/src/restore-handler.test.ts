@@ -35,9 +35,7 @@ describe('createRestoreHandler', () => {
       { type: 'text', text: 'The button is disabled.' },
     ];
     const restore = createRestoreHandler(await storeWith(record('r2', content)));
-    expect(await restore({ handle: 'r2' })).toBe(
-      'Screenshot of the login page:\n[image 1 of 1 (image/png) not restored: restore_tool_result returns text only]\nThe button is disabled.',
-    );
+    expect(await restore({ handle: 'r2' })).toBe('Screenshot of the login page:\n[image 1 of 1 (image/png) not restored: restore_tool_result returns text only]\nThe button is disabled.');
   });
 
   it('answers an unknown handle with a text that tells the model what handles look like', async () => {

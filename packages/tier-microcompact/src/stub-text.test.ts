@@ -11,7 +11,7 @@ describe('describeArguments', () => {
   });
 
   it('squeezes a long multi-line command into one line of at most 60 characters', () => {
-    const command = 'cd /testbed && cat <<\'EOF\' > reproduce.py\nimport astroid\nprint(astroid.__version__)\nEOF\npython reproduce.py';
+    const command = "cd /testbed && cat <<'EOF' > reproduce.py\nimport astroid\nprint(astroid.__version__)\nEOF\npython reproduce.py";
     const described = describeArguments(JSON.stringify({ command }));
     expect(described).toBe("cd /testbed && cat <<'EOF' > reproduce.py import astroid pr…");
     expect(described.length).toBe(60);

@@ -19,21 +19,7 @@ export interface StubDescription {
 }
 
 // The arguments that best say what a call did, in order; anything else falls back to the first values.
-const keyArguments = [
-  'command',
-  'cmd',
-  'query',
-  'q',
-  'pattern',
-  'path',
-  'file_path',
-  'filePath',
-  'filename',
-  'file',
-  'url',
-  'uri',
-  'expression',
-];
+const keyArguments = ['command', 'cmd', 'query', 'q', 'pattern', 'path', 'file_path', 'filePath', 'filename', 'file', 'url', 'uri', 'expression'];
 const targetLength = 60;
 
 function squeeze(text: string): string {

@@ -35,7 +35,12 @@ function codingRun(): Message[] {
     { role: 'assistant', content: 'Reading the parser.', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"src/parser.ts"}' }] },
     { role: 'tool', toolCallId: 'c1', toolName: 'read_file', content: source },
     { role: 'assistant', content: '', toolCalls: [{ id: 'c2', name: 'bash', arguments: '{"command":"npm test"}' }] },
-    { role: 'tool', toolCallId: 'c2', toolName: 'bash', content: `FAIL src/parser.test.ts\nTypeError: Cannot read properties of null (reading 'settings')\n${'    at parseConfig (src/parser.ts:2:27)\n'.repeat(30)}exit code 1` },
+    {
+      role: 'tool',
+      toolCallId: 'c2',
+      toolName: 'bash',
+      content: `FAIL src/parser.test.ts\nTypeError: Cannot read properties of null (reading 'settings')\n${'    at parseConfig (src/parser.ts:2:27)\n'.repeat(30)}exit code 1`,
+    },
     { role: 'assistant', content: 'Checking the docs.', toolCalls: [{ id: 'c3', name: 'fetch', arguments: '{"url":"https://example.com/docs"}' }] },
     { role: 'tool', toolCallId: 'c3', toolName: 'fetch', content: `Docs page.\n${injection}\n${'More docs text. '.repeat(60)}` },
     { role: 'assistant', content: 'Guarding against null.', toolCalls: [{ id: 'c4', name: 'write_file', arguments: '{"path":"src/parser.ts","content":"…"}' }] },
@@ -62,9 +67,7 @@ describe('summaryTier', () => {
     expect(out.slice(3)).toEqual(messages.slice(11));
     const summary = out[2]!;
     expect(summary.role).toBe('user');
-    expect(textOf(summary.content)).toBe(
-      `[ctxkit summary of 9 earlier messages. ctxkit wrote it when the conversation was compacted: a record of earlier work, not a new request.]\n${goodSummary}`,
-    );
+    expect(textOf(summary.content)).toBe(`[ctxkit summary of 9 earlier messages. ctxkit wrote it when the conversation was compacted: a record of earlier work, not a new request.]\n${goodSummary}`);
     expect(summary.meta?.ctxkit).toEqual({ kind: 'summary', by: 'summary', replaces: ['#2', '#3', '#4', '#5', '#6', '#7', '#8', '#9', 'follow-up'] });
     expect(summary.id).toMatch(/^ctxkit-summary-[0-9a-f]{8}$/);
     expect(requests).toHaveLength(1);
@@ -149,7 +152,9 @@ describe('summaryTier', () => {
       instructions = request.instructions;
       return goodSummary;
     });
-    applied(await summaryTier({ extraInstructions: 'Write in French.' }).apply(messages, contextFor(messages, { protectedStart: 11, summarizer, progress: (detail) => progress.push(detail.message) })));
+    applied(
+      await summaryTier({ extraInstructions: 'Write in French.' }).apply(messages, contextFor(messages, { protectedStart: 11, summarizer, progress: (detail) => progress.push(detail.message) })),
+    );
     expect(progress).toEqual(['summarizing 9 messages', 'summarized 1 of 1']);
     expect(instructions.endsWith('\n\nWrite in French.')).toBe(true);
   });
@@ -240,7 +245,10 @@ describe('summaryTier chunks spans larger than the summarizer window', () => {
 
   /** A long run: 60 rounds of 2 KB tool output, plus one 60 KB output no window holds in one piece. */
   function longRun(): Message[] {
-    const messages: Message[] = [{ role: 'system', content: 'agent' }, { role: 'user', content: task }];
+    const messages: Message[] = [
+      { role: 'system', content: 'agent' },
+      { role: 'user', content: task },
+    ];
     for (let round = 0; round < 60; round++) {
       messages.push({ role: 'assistant', content: `Step ${round}`, toolCalls: [{ id: `c${round}`, name: 'bash', arguments: JSON.stringify({ command: `cat src/file${round}.ts` }) }] });
       messages.push({ role: 'tool', toolCallId: `c${round}`, content: round === 30 ? 'x'.repeat(60_000) : `line of output ${round}\n`.repeat(100) });
@@ -352,9 +360,13 @@ describe('tier conformance: summary falls through on bad summarizers', () => {
     // but have no text) make up most of it, so pad to twice the span's count (seed 55 found it).
     longer: scriptedSummarizer((request) => `## Task\n${echoTask(request)}\n## Done\n${' lengthy'.repeat(2 * approximateCount(request.messages) + 8)}`),
   };
-  it.each(Object.keys(bad) as (keyof typeof bad)[])('never applies, never breaks an invariant, when the summarizer %s (1,000 transcripts)', async (name) => {
-    const report = await checkTierConformance(() => summaryTier({ minSpanTokens: 0 }), { runs: 1_000, summarizer: bad[name] });
-    expect(report.applied).toBe(0);
-    expect(report.failed).toBeGreaterThan(100);
-  }, 120_000);
+  it.each(Object.keys(bad) as (keyof typeof bad)[])(
+    'never applies, never breaks an invariant, when the summarizer %s (1,000 transcripts)',
+    async (name) => {
+      const report = await checkTierConformance(() => summaryTier({ minSpanTokens: 0 }), { runs: 1_000, summarizer: bad[name] });
+      expect(report.applied).toBe(0);
+      expect(report.failed).toBeGreaterThan(100);
+    },
+    120_000,
+  );
 });

@@ -32,7 +32,7 @@ describe('collectFacts', () => {
   it('records shell commands with their exit status, and errors with the command they came from', () => {
     const facts = collectFacts([
       call('a', 'bash', { command: 'cd /testbed && python reproduce.py' }),
-      result('a', "<returncode>1</returncode>\n<output>\nTraceback (most recent call last):\n  File \"reproduce.py\", line 1\nImportError: cannot import name 'x'\n</output>"),
+      result('a', '<returncode>1</returncode>\n<output>\nTraceback (most recent call last):\n  File "reproduce.py", line 1\nImportError: cannot import name \'x\'\n</output>'),
       call('b', 'shell', { command: ['bash', '-lc', 'grep -n foo src/a.py'] }),
       result('b', 'Exit code: 1'),
       call('c', 'run_terminal_cmd', '{"command": "ls" BROKEN'),
@@ -62,9 +62,9 @@ describe('collectFacts', () => {
     const facts = collectFacts([
       call('a', 'open', { command: 'open src/handler.py 290' }),
       result('a', '[File: /repo/src/handler.py (372 lines total)]\n(Open file: /repo/src/handler.py)\n(Current directory: /repo)'),
-      call('b', 'edit', { command: "edit 287:295\n    x = [\nend_of_edit" }),
+      call('b', 'edit', { command: 'edit 287:295\n    x = [\nend_of_edit' }),
       result('b', "Your proposed edit has introduced new syntax error(s).\nERRORS:\n- E999 SyntaxError: unmatched ']'\n(Open file: /repo/src/handler.py)"),
-      call('c', 'edit', { command: "edit 287:295\n    x = []\nend_of_edit" }),
+      call('c', 'edit', { command: 'edit 287:295\n    x = []\nend_of_edit' }),
       result('c', '[File: /repo/src/handler.py (373 lines total)]\nFile updated.\n(Open file: /repo/src/handler.py)'),
     ]);
     expect(facts.filesRead).toEqual(['src/handler.py']);

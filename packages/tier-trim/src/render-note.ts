@@ -48,9 +48,19 @@ export function renderNote(facts: NoteFacts, detail: NoteDetail): string {
   }
   const written = new Set(facts.filesWritten);
   lines.push(
-    ...list(noteSections.userMessages, facts.userMessages.map((text) => `"${clip(text, detail.userMessageLength)}"`), detail.userMessages, 'user messages'),
+    ...list(
+      noteSections.userMessages,
+      facts.userMessages.map((text) => `"${clip(text, detail.userMessageLength)}"`),
+      detail.userMessages,
+      'user messages',
+    ),
     ...list(noteSections.filesWritten, facts.filesWritten, detail.files, 'files'),
-    ...list(noteSections.filesRead, facts.filesRead.filter((path) => !written.has(path)), detail.files, 'files'),
+    ...list(
+      noteSections.filesRead,
+      facts.filesRead.filter((path) => !written.has(path)),
+      detail.files,
+      'files',
+    ),
     ...list(noteSections.commands, facts.commands, detail.commands, 'commands'),
     ...list(noteSections.toolCalls, facts.toolCalls, detail.toolCalls, 'calls'),
     ...list(noteSections.errors, facts.errors, detail.errors, 'errors'),

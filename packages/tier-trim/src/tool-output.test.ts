@@ -23,12 +23,10 @@ describe('errorLines', () => {
 
   it('takes error lines from failed and status-less results', () => {
     expect(errorLines('Error: reservation not found', undefined)).toEqual(['Error: reservation not found']);
-    expect(errorLines("Your proposed edit has introduced new syntax error(s).\n\nERRORS:\n- E999 SyntaxError: unmatched ']'\n281:        raise AttributeError(\n282:    except KeyError: pass", undefined)).toEqual([
-      "- E999 SyntaxError: unmatched ']'",
-    ]);
-    expect(errorLines('fatal: not a git repository (or any of the parent directories): .git', 128)).toEqual([
-      'fatal: not a git repository (or any of the parent directories): .git',
-    ]);
+    expect(
+      errorLines("Your proposed edit has introduced new syntax error(s).\n\nERRORS:\n- E999 SyntaxError: unmatched ']'\n281:        raise AttributeError(\n282:    except KeyError: pass", undefined),
+    ).toEqual(["- E999 SyntaxError: unmatched ']'"]);
+    expect(errorLines('fatal: not a git repository (or any of the parent directories): .git', 128)).toEqual(['fatal: not a git repository (or any of the parent directories): .git']);
   });
 
   it('ignores error words in the output of a command that succeeded', () => {

@@ -37,7 +37,11 @@ function codingRun(): Message[] {
     { role: 'tool', toolCallId: 'c1', content: `<returncode>0</returncode>\n<output>\n${'export const x = 1;\n'.repeat(200)}</output>` },
     { role: 'assistant', content: 'Running the tests.', toolCalls: [{ id: 'c2', name: 'bash', arguments: JSON.stringify({ command: 'npx vitest run' }) }] },
     { role: 'tool', toolCallId: 'c2', content: `<returncode>1</returncode>\n<output>\n${'  ✓ other test\n'.repeat(100)}TypeError: Cannot read properties of null\n</output>` },
-    { role: 'assistant', content: 'I will guard against null in parseConfig, then rerun the tests.', toolCalls: [{ id: 'c3', name: 'bash', arguments: JSON.stringify({ command: "sed -i 's/text!/text ?? \"{}\"/' src/parser.ts" }) }] },
+    {
+      role: 'assistant',
+      content: 'I will guard against null in parseConfig, then rerun the tests.',
+      toolCalls: [{ id: 'c3', name: 'bash', arguments: JSON.stringify({ command: 'sed -i \'s/text!/text ?? "{}"/\' src/parser.ts' }) }],
+    },
     { role: 'tool', toolCallId: 'c3', content: '<returncode>0</returncode>\n<output>\n</output>' },
     { role: 'assistant', content: 'Rerunning.', toolCalls: [{ id: 'c4', name: 'bash', arguments: JSON.stringify({ command: 'npx vitest run' }) }] },
     { role: 'tool', toolCallId: 'c4', content: '<returncode>0</returncode>\n<output>\n12 passed\n</output>' },
@@ -101,7 +105,6 @@ describe('trimTier without a summarizer', () => {
     expect(merged[2]!.meta?.ctxkit?.replaces?.[0]).toBe(earlierNote.id);
     expect(merged[3]!.meta?.ctxkit?.kind).not.toBe('note');
   });
-
 });
 
 describe('trimTier without a summarizer, at the edges', () => {
@@ -126,7 +129,11 @@ describe('trimTier without a summarizer, at the edges', () => {
     ];
     const { messages: out } = applied(await trimTier().apply(small, contextFor(small, { protectedStart: 2 })));
     expect(textOf(out[1]!.content)).toBe('[ctxkit note on 1 earlier messages: folded]');
-    const tiny: Message[] = [{ role: 'user', content: task }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'go' }];
+    const tiny: Message[] = [
+      { role: 'user', content: task },
+      { role: 'assistant', content: 'ok' },
+      { role: 'user', content: 'go' },
+    ];
     expect(await trimTier().apply(tiny, contextFor(tiny, { protectedStart: 2 }))).toEqual({
       status: 'skipped',
       reason: 'the middle holds only 5 tokens; even a one-line note is not smaller',
@@ -220,7 +227,10 @@ describe('trimTier options', () => {
 /** A recorded run when the corpus is here, else a generated one of the same shape. */
 function readOrBuildLongRun(): Message[] {
   if (corpusDir()) return readTrajectory('minisweagent-deepseek-django-13265.jsonl');
-  const messages: Message[] = [{ role: 'system', content: 's' }, { role: 'user', content: task }];
+  const messages: Message[] = [
+    { role: 'system', content: 's' },
+    { role: 'user', content: task },
+  ];
   for (let index = 0; index < 100; index++) {
     messages.push({ role: 'assistant', content: `step ${index}`, toolCalls: [{ id: `c${index}`, name: 'bash', arguments: JSON.stringify({ command: `cat src/f${index}.ts` }) }] });
     messages.push({ role: 'tool', toolCallId: `c${index}`, content: `<returncode>${index % 7 === 0 ? 1 : 0}</returncode>\n${'x\n'.repeat(300)}` });

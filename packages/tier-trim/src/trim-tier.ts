@@ -1,5 +1,17 @@
 import { CtxkitError, type Message, messageKey, type TierContext, type TierOutcome, type TierPlugin } from '@ctxkit/core';
-import { assertProtectedStart, coveredCount, digestMessage, type FoldedSpan, type FoldSpan, findFoldSpan, foldSpanSummary, formatCount, isCtxkitDigest, numberOption, summaryOptions } from '@ctxkit/summarize';
+import {
+  assertProtectedStart,
+  coveredCount,
+  digestMessage,
+  type FoldedSpan,
+  type FoldSpan,
+  findFoldSpan,
+  foldSpanSummary,
+  formatCount,
+  isCtxkitDigest,
+  numberOption,
+  summaryOptions,
+} from '@ctxkit/summarize';
 import { collectFacts } from './note-facts.ts';
 import { noteDetails, renderNote } from './render-note.ts';
 
@@ -114,7 +126,8 @@ async function trySummary(messages: readonly Message[], found: FoldedSpan, conte
   if (!settings.useSummarizer || !summarizer || summarizer.id === 'factual-note') return undefined;
   const fold = await foldSpanSummary(messages, found, context, { ...settings, summarizer, source, by: 'trim' });
   if (!fold.ok && fold.error?.code === 'ABORTED') return aborted(context.signal.reason);
-  if (!fold.ok) return fold.summaryTokens === undefined ? fold.reason : `the summary (${formatCount(fold.summaryTokens)} tokens) was not shorter than the ${formatCount(found.spanTokens)}-token middle`;
+  if (!fold.ok)
+    return fold.summaryTokens === undefined ? fold.reason : `the summary (${formatCount(fold.summaryTokens)} tokens) was not shorter than the ${formatCount(found.spanTokens)}-token middle`;
   return {
     status: 'applied',
     messages: fold.messages,

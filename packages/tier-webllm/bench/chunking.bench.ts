@@ -32,7 +32,10 @@ for (const scale of [1, 1.3]) {
     const engine = createEngineDouble({ countText: (text) => Math.ceil(scale * counter.count(text)) });
     const tier = webllmTier({ engine });
     const context = contextFor(messages);
-    const span = messages.slice(2, context.protectedStart).map((message) => JSON.stringify(message.content)).join('');
+    const span = messages
+      .slice(2, context.protectedStart)
+      .map((message) => JSON.stringify(message.content))
+      .join('');
     for (const attempt of ['first', 'second'] as const) {
       const before = engine.calls.length;
       const outcome = await tier.apply(messages, context);

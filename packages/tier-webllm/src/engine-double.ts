@@ -62,7 +62,10 @@ function framed(text: string, title: RegExp): string[] {
 function structuredAnswer(request: WebllmChatRequest): string {
   const prompt = request.messages.map((message) => message.content).join('\n');
   // A model restates the task; the double keeps its opening, which is where tasks state their point.
-  const taskText = framed(prompt, /^The task the agent was given/).join(' ').replace(/\s+/g, ' ').trim();
+  const taskText = framed(prompt, /^The task the agent was given/)
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const task = taskText === '' ? 'none' : taskText.slice(0, 600);
   const data = framed(prompt, /^(?:The messages to summarize|Part \d+ of \d+ of the messages|Summaries of consecutive parts)/);
   const ranges: [number, number][] = [];
@@ -139,7 +142,12 @@ export function createEngineDouble(options: EngineDoubleOptions = {}): EngineDou
       call.error = error;
       throw error;
     };
-    if (unloaded) fail(new Error('Model not loaded before trying to complete ChatCompletionRequest. Please ensure you have called MLCEngine.reload(model) to load the model before initiating APIs, or initialize your engine using CreateMLCEngine() with a valid model configuration.'));
+    if (unloaded)
+      fail(
+        new Error(
+          'Model not loaded before trying to complete ChatCompletionRequest. Please ensure you have called MLCEngine.reload(model) to load the model before initiating APIs, or initialize your engine using CreateMLCEngine() with a valid model configuration.',
+        ),
+      );
     const last = request.messages.at(-1);
     if (last?.role !== 'user') fail(Object.assign(new Error('Last message should be from either `user` or `tool`.'), { name: 'MessageOrderError' }));
     if (request.messages.some((message, position) => message.role === 'system' && position > 0)) {

@@ -29,11 +29,7 @@ describe('the engine the tier creates through WebLLM', () => {
     const progress: unknown[] = [];
     const tier = webllmTier({ webgpu: gpu(), onProgress: (report) => progress.push(report) });
     expect(await tier.load()).toEqual({ ok: true, contextWindow: 4_096 });
-    expect(webllm.CreateMLCEngine).toHaveBeenCalledWith(
-      'Qwen2.5-0.5B-Instruct-q4f16_1-MLC',
-      { appConfig: webllm.prebuiltAppConfig, initProgressCallback: expect.any(Function) },
-      undefined,
-    );
+    expect(webllm.CreateMLCEngine).toHaveBeenCalledWith('Qwen2.5-0.5B-Instruct-q4f16_1-MLC', { appConfig: webllm.prebuiltAppConfig, initProgressCallback: expect.any(Function) }, undefined);
     expect(progress).toEqual([{ phase: 'load', message: 'loading Qwen2.5-0.5B-Instruct-q4f16_1-MLC: Fetching param cache[1/4]: 200MB fetched.', fraction: 0.25 }]);
     await tier.unload();
     expect(engine.unloaded).toBe(true);

@@ -38,9 +38,7 @@ export interface EngineLoaderOptions extends WebllmEngineSource {
 }
 
 /** An engine ready to use, or why there is none. `pending` means a load is still running. */
-export type EngineAvailability =
-  | { ok: true; engine: WebllmEngine; contextWindow: number }
-  | { ok: false; reason: string; pending?: boolean };
+export type EngineAvailability = { ok: true; engine: WebllmEngine; contextWindow: number } | { ok: false; reason: string; pending?: boolean };
 
 /** What the lazily loaded WebLLM module offers the loader. */
 interface WebllmModule {
@@ -88,7 +86,10 @@ export function createEngineLoader(options: EngineLoaderOptions) {
     const appConfig = (options.appConfig as { model_list?: ModelRecord[] } | undefined) ?? webllm.prebuiltAppConfig;
     const record = appConfig.model_list?.find((entry) => entry.model_id === options.model);
     if (!record) {
-      return { ok: false, reason: `model "${options.model}" is not in WebLLM's model list${options.appConfig ? ' (the appConfig given)' : ''}; pick a model_id from prebuiltAppConfig.model_list or pass appConfig with its record` };
+      return {
+        ok: false,
+        reason: `model "${options.model}" is not in WebLLM's model list${options.appConfig ? ' (the appConfig given)' : ''}; pick a model_id from prebuiltAppConfig.model_list or pass appConfig with its record`,
+      };
     }
     const fits = await checkWebgpu({
       ...options.webgpu,
@@ -97,8 +98,7 @@ export function createEngineLoader(options: EngineLoaderOptions) {
       ...(record.vram_required_MB === undefined ? {} : { vramRequiredMB: record.vram_required_MB }),
     });
     if (!fits.available) return { ok: false, reason: fits.reason };
-    const contextWindow =
-      options.contextWindow ?? (options.chatOptions?.context_window_size as number | undefined) ?? record.overrides?.context_window_size ?? defaultWindow;
+    const contextWindow = options.contextWindow ?? (options.chatOptions?.context_window_size as number | undefined) ?? record.overrides?.context_window_size ?? defaultWindow;
     const engineConfig = { appConfig, initProgressCallback: (report: WebllmLoadProgress) => options.onProgress(report) };
     if (options.useWorker) {
       const worker = typeof options.useWorker === 'function' ? options.useWorker() : options.useWorker;
@@ -147,7 +147,8 @@ export function createEngineLoader(options: EngineLoaderOptions) {
       const waited = await Promise.race([
         loading,
         new Promise<EngineAvailability>((resolve) => {
-          if (Number.isFinite(waitMs)) timer = setTimeout(() => resolve({ ok: false, pending: true, reason: `the model "${options.model}" is still loading after ${waitMs} ms; it keeps loading for later compactions` }), waitMs);
+          if (Number.isFinite(waitMs))
+            timer = setTimeout(() => resolve({ ok: false, pending: true, reason: `the model "${options.model}" is still loading after ${waitMs} ms; it keeps loading for later compactions` }), waitMs);
         }),
         new Promise<EngineAvailability>((resolve) => {
           onAbort = () => resolve({ ok: false, pending: true, reason: 'aborted while the model was loading' });

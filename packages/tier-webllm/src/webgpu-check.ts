@@ -33,9 +33,7 @@ export interface WebgpuRequirements {
 }
 
 /** The outcome of {@link checkWebgpu}: available with what was found, or unavailable with why. */
-export type WebgpuCheck =
-  | { available: true; vendor?: string; features: string[]; maxStorageBufferBindingSize: number }
-  | { available: false; reason: string };
+export type WebgpuCheck = { available: true; vendor?: string; features: string[]; maxStorageBufferBindingSize: number } | { available: false; reason: string };
 
 // WebLLM's runtime falls back to these sizes and fails below them (detectGPUDevice).
 const minBufferBytes = 1 << 28;
@@ -94,7 +92,10 @@ export async function checkWebgpu(requirements: WebgpuRequirements = {}): Promis
   // deviceMemory is coarse (rounded, capped at 8 GiB), so only a clear shortfall counts: the model alone
   // would take more than the whole device reports.
   if (requirements.vramRequiredMB !== undefined && typeof deviceMemory === 'number' && deviceMemory > 0 && deviceMemory * 1024 < requirements.vramRequiredMB) {
-    return { available: false, reason: `not enough memory: the device reports about ${deviceMemory} GiB and the model needs about ${Math.round(requirements.vramRequiredMB).toLocaleString('en-US')} MB` };
+    return {
+      available: false,
+      reason: `not enough memory: the device reports about ${deviceMemory} GiB and the model needs about ${Math.round(requirements.vramRequiredMB).toLocaleString('en-US')} MB`,
+    };
   }
   const features: string[] = [];
   for (const feature of ['shader-f16', 'subgroups']) if (adapter.features.has(feature)) features.push(feature);

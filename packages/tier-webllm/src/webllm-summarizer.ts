@@ -141,7 +141,10 @@ function generationStop(engine: WebllmEngine, timeoutMs: number, signal: AbortSi
       new CtxkitError({
         code: stoppedBy === 'timeout' ? 'TIMEOUT' : 'ABORTED',
         source,
-        message: stoppedBy === 'timeout' ? `the on-device model did not finish within ${timeoutMs} ms; stopped with interruptGenerate()` : 'the summary was aborted; the generation was stopped with interruptGenerate()',
+        message:
+          stoppedBy === 'timeout'
+            ? `the on-device model did not finish within ${timeoutMs} ms; stopped with interruptGenerate()`
+            : 'the summary was aborted; the generation was stopped with interruptGenerate()',
         ...(cause === undefined ? {} : { cause }),
       }),
     dispose() {
@@ -271,7 +274,13 @@ export function webllmSummarizer(options: WebllmSummarizerOptions): WebllmSummar
   const baseCount = options.countText ?? ((text: string) => estimator.estimate(text));
   const ratio = createRatioLearner();
   const settings: GenerationSettings = { timeoutMs, temperature, model: options.model, baseCount, ratio, onStuck: options.onStuck };
-  const resolveEngine = typeof options.engine === 'function' ? options.engine : ((engine: WebllmEngine) => async () => engine)(options.engine);
+  const resolveEngine =
+    typeof options.engine === 'function'
+      ? options.engine
+      : (
+          (engine: WebllmEngine) => async () =>
+            engine
+        )(options.engine);
 
   return {
     specificationVersion: 'v1',

@@ -137,7 +137,6 @@ describe('webllmTier with an engine', () => {
     expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
     expect(compactionProgress.map((detail) => detail.message)).toEqual(hostProgress.map((progress) => progress.message));
   });
-
 });
 
 describe('webllmTier engine lifecycle', () => {
@@ -165,7 +164,10 @@ describe('webllmTier engine lifecycle', () => {
     const tier = webllmTier({ createEngine });
     const messages = codingRun(12);
     const first = await tier.apply(messages, contextFor(messages));
-    expect(first).toEqual({ status: 'skipped', reason: expect.stringMatching(/^on-device model unavailable: the model "Qwen2\.5-0\.5B-Instruct-q4f16_1-MLC" failed to load: The WebGPU device was lost/) });
+    expect(first).toEqual({
+      status: 'skipped',
+      reason: expect.stringMatching(/^on-device model unavailable: the model "Qwen2\.5-0\.5B-Instruct-q4f16_1-MLC" failed to load: The WebGPU device was lost/),
+    });
     expect(await tier.apply(messages, contextFor(messages))).toEqual(first);
     expect(createEngine).toHaveBeenCalledTimes(1);
     await tier.unload();
@@ -284,17 +286,21 @@ runTierConformance(() => webllmTier({ engine: createEngineDouble(), minSpanToken
 
 describe.skipIf(!corpusDir())('webllmTier on the recorded runs', () => {
   if (!corpusDir()) console.log(corpusMissingMessage);
-  it.each(listTrajectories())('%s: every request fits the 4,096-token window and the summary keeps the task', async (file) => {
-    const messages = readTrajectory(file);
-    const engine = createEngineDouble({ countText: exact });
-    const protectedStart = Math.max(3, messages.length - 6);
-    const outcome = await webllmTier({ engine }).apply(messages, contextFor(messages, { protectedStart, count: approximateCount }));
-    const output = applied(outcome);
-    for (const call of engine.calls) {
-      expect(call.error, call.error?.message).toBeUndefined();
-      expect(call.promptTokens + (call.request.max_tokens ?? 0)).toBeLessThanOrEqual(4_096);
-    }
-    expect(approximateCount(output)).toBeLessThan(approximateCount(messages));
-    expect(output.slice(-(messages.length - protectedStart))).toEqual(messages.slice(protectedStart));
-  }, 60_000);
+  it.each(listTrajectories())(
+    '%s: every request fits the 4,096-token window and the summary keeps the task',
+    async (file) => {
+      const messages = readTrajectory(file);
+      const engine = createEngineDouble({ countText: exact });
+      const protectedStart = Math.max(3, messages.length - 6);
+      const outcome = await webllmTier({ engine }).apply(messages, contextFor(messages, { protectedStart, count: approximateCount }));
+      const output = applied(outcome);
+      for (const call of engine.calls) {
+        expect(call.error, call.error?.message).toBeUndefined();
+        expect(call.promptTokens + (call.request.max_tokens ?? 0)).toBeLessThanOrEqual(4_096);
+      }
+      expect(approximateCount(output)).toBeLessThan(approximateCount(messages));
+      expect(output.slice(-(messages.length - protectedStart))).toEqual(messages.slice(protectedStart));
+    },
+    60_000,
+  );
 });

@@ -94,7 +94,9 @@ function main(): void {
   const mbPerSecond = (chars: number, ms: number) => chars / 1e6 / (ms / 1000);
   const cold = (result: ChildResult) => mbPerSecond(result.firstChars, result.firstMs);
   const unseen = (result: ChildResult) => mbPerSecond(result.secondChars, result.secondMs);
-  console.log(`Exact o200k_base counting, ${format.number(totalChars / 1e6, 2)} M characters of recorded-run text in two halves; ${rounds} rounds, a fresh process per measurement; ${environment()}.\n`);
+  console.log(
+    `Exact o200k_base counting, ${format.number(totalChars / 1e6, 2)} M characters of recorded-run text in two halves; ${rounds} rounds, a fresh process per measurement; ${environment()}.\n`,
+  );
   console.log('| counter | cold MB/s | unseen text, warm process MB/s | ctxkit ÷ this, cold | ctxkit ÷ this, unseen | rank load ms | RSS after load MB | counts identical to js-tiktoken |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---|');
   for (const library of libraries) {
@@ -108,7 +110,9 @@ function main(): void {
   }
   const fastestOther = Math.max(...libraries.filter((library) => library !== 'ctxkit').map((library) => median(results[library].map(cold))));
   const ours = median(results.ctxkit.map(cold));
-  console.log(`\nGoal (at least as fast as the fastest other, cold, counts identical): ${ours >= fastestOther ? 'met' : 'not met'} (${format.number(ours, 1)} vs ${format.number(fastestOther, 1)} MB/s).`);
+  console.log(
+    `\nGoal (at least as fast as the fastest other, cold, counts identical): ${ours >= fastestOther ? 'met' : 'not met'} (${format.number(ours, 1)} vs ${format.number(fastestOther, 1)} MB/s).`,
+  );
 }
 
 const childIndex = process.argv.indexOf('--child');

@@ -53,10 +53,5 @@ export function measure(state: MeterState, messages: readonly Message[], options
   if (isUsableAnchor(state.anchor, messages, model)) return anchoredMeasurement(state, state.anchor, messages, floor, kind, model);
   const ratio = state.calibration.ratio(modelKey(model), kind);
   const local = floor + growingUpTo(state, kind, messages.length);
-  return buildMeasurement(
-    Math.ceil(ratio * local),
-    Math.ceil(ratio * floor),
-    { source: kind, confirmed: kind === 'exact', unanchoredMessages: messages.length, calibration: ratio },
-    model,
-  );
+  return buildMeasurement(Math.ceil(ratio * local), Math.ceil(ratio * floor), { source: kind, confirmed: kind === 'exact', unanchoredMessages: messages.length, calibration: ratio }, model);
 }

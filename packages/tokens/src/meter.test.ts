@@ -76,9 +76,7 @@ describe('what is counted', () => {
   it('counts tool-call names and arguments, which are not in content', () => {
     const meter = createMeter({ tokenizer: wordTokenizer(), ...exactly });
     const withoutCall: Message[] = [{ role: 'assistant', content: 'ok' }];
-    const withCall: Message[] = [
-      { role: 'assistant', content: 'ok', toolCalls: [{ id: 'c1', name: 'bash', arguments: '{"command": "ls -la src tests"}' }] },
-    ];
+    const withCall: Message[] = [{ role: 'assistant', content: 'ok', toolCalls: [{ id: 'c1', name: 'bash', arguments: '{"command": "ls -la src tests"}' }] }];
     // 3 framing + 1 (name) + 5 (arguments: `{"command":` `"ls` `-la` `src` `tests"}`) more.
     expect(meter.countMessages(withCall) - meter.countMessages(withoutCall)).toBe(3 + 1 + 5);
     const estimated = createMeter();
@@ -90,7 +88,13 @@ describe('what is counted', () => {
     const base = createMeter({ tokenizer: wordTokenizer(), ...exactly, requestOverhead: 0 });
     expect(base.countMessages([{ role: 'tool', toolCallId: 'c1', toolName: 'bash', content: words(50) }])).toBe(3 + 1 + 50);
     const withImage: Message[] = [
-      { role: 'user', content: [{ type: 'text', text: words(7) }, { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: words(7) },
+          { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=' },
+        ],
+      },
     ];
     expect(base.countMessages(withImage)).toBe(3 + 7 + 765);
     const anthropic = createMeter({ tokenizer: wordTokenizer(), ...exactly, requestOverhead: 0, imageTokens: imageTokenPresets.anthropic });
@@ -117,10 +121,30 @@ describe('what is counted', () => {
   it('names the message index and field of bad input, and never counts it as zero', () => {
     const meter = createMeter();
     const cases: [unknown[], RegExp][] = [
-      [[{ role: 'user', content: 'a' }, { role: 'developer', content: 'b' }], /message 1 role: unknown role "developer"/],
-      [[{ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'audio', data: 'x' }] }], /message 0 content\[1\]\.type: unknown part type "audio"/],
       [
-        [{ role: 'user', content: 'a' }, { role: 'assistant', content: '', toolCalls: [{ id: 'c', name: 'bash', arguments: { command: 'ls' } }] }],
+        [
+          { role: 'user', content: 'a' },
+          { role: 'developer', content: 'b' },
+        ],
+        /message 1 role: unknown role "developer"/,
+      ],
+      [
+        [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'a' },
+              { type: 'audio', data: 'x' },
+            ],
+          },
+        ],
+        /message 0 content\[1\]\.type: unknown part type "audio"/,
+      ],
+      [
+        [
+          { role: 'user', content: 'a' },
+          { role: 'assistant', content: '', toolCalls: [{ id: 'c', name: 'bash', arguments: { command: 'ls' } }] },
+        ],
         /message 1 toolCalls\[0\]\.arguments: must be the JSON text as a string, got object/,
       ],
       [[{ role: 'user', content: 42 }], /message 0 content: must be a string or an array of parts, got number/],
@@ -139,9 +163,7 @@ describe('what is counted', () => {
       }
     }
     const badImage = createMeter({ imageTokens: () => Number.NaN });
-    expect(() => badImage.countMessages([{ role: 'user', content: [{ type: 'image', mediaType: 'image/png', url: 'https://x/y.png' }] }])).toThrow(
-      /message 0 content\[0\]: imageTokens gave number/,
-    );
+    expect(() => badImage.countMessages([{ role: 'user', content: [{ type: 'image', mediaType: 'image/png', url: 'https://x/y.png' }] }])).toThrow(/message 0 content\[0\]: imageTokens gave number/);
     expect(() => meter.measure('nope' as never)).toThrow(/messages must be an array/);
   });
 });
@@ -156,7 +178,7 @@ describe('anchoring on the provider report', () => {
     const after = meter.measure(messages, { model: 'gpt-4o' });
     expect(after).toMatchObject({ source: 'reported', reportedTokens: 5_000, unanchoredMessages: 2, confirmed: true, model: 'gpt-4o' });
     // The report says far more than the local count (calibration is bounded at 2), so the tail alone is local.
-    const tail = (3 + 1 + 300) + (3 + 10);
+    const tail = 3 + 1 + 300 + (3 + 10);
     expect(after.total).toBe(5_000 + Math.ceil(meter.calibration('gpt-4o') * tail));
     expect(after.floor + after.growing).toBe(after.total);
   });

@@ -124,7 +124,10 @@ describe.skipIf(!corpus)('counts identical to js-tiktoken on the recorded runs o
       const counter = tiktokenCounter(encoding);
       await counter.load();
       const mismatches = texts.filter((text) => counter.count(text) !== plain(encoding, text));
-      expect(mismatches.map((text) => text.slice(0, 60)), `${encoding} mismatches`).toEqual([]);
+      expect(
+        mismatches.map((text) => text.slice(0, 60)),
+        `${encoding} mismatches`,
+      ).toEqual([]);
       // The whole run as one text too: pieces that span message boundaries.
       const whole = texts.join('\n');
       expect(counter.count(whole)).toBe(plain(encoding, whole));

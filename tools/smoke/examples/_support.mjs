@@ -34,7 +34,9 @@ export async function serve(routes) {
   const requests = [];
   const server = createServer((request, response) => {
     let text = '';
-    request.on('data', (chunk) => { text += chunk; });
+    request.on('data', (chunk) => {
+      text += chunk;
+    });
     request.on('end', () => {
       const path = request.url.split('?')[0];
       requests.push({ method: request.method, path, headers: request.headers, body: text });

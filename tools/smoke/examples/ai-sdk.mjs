@@ -25,7 +25,11 @@ await counter.load();
 const promptTokens = (prompt) => prompt.reduce((sum, message) => sum + 4 + counter.count(typeof message.content === 'string' ? message.content : JSON.stringify(message.content)), 0);
 const unpaired = (prompt) => {
   const results = new Set(prompt.filter((message) => message.role === 'tool').flatMap((message) => message.content.map((part) => part.toolCallId)));
-  const calls = new Set(prompt.filter((message) => message.role === 'assistant' && Array.isArray(message.content)).flatMap((message) => message.content.filter((part) => part.type === 'tool-call').map((part) => part.toolCallId)));
+  const calls = new Set(
+    prompt
+      .filter((message) => message.role === 'assistant' && Array.isArray(message.content))
+      .flatMap((message) => message.content.filter((part) => part.type === 'tool-call').map((part) => part.toolCallId)),
+  );
   return [...[...calls].filter((id) => !results.has(id)), ...[...results].filter((id) => !calls.has(id))];
 };
 const resultText = (prompt, id) => {
@@ -44,7 +48,12 @@ const model = new MockLanguageModelV4({
     if (handle === undefined) handle = JSON.stringify(prompt).match(/restore_tool_result\(\\"(r\d+)\\"\)/)?.[1];
     else if (restored === undefined) restored = resultText(prompt, 'restore');
     const usage = { inputTokens: { total: tokens, noCache: tokens, cacheRead: 0, cacheWrite: undefined }, outputTokens: { total: 20, text: 20, reasoning: undefined } };
-    const call = (toolCallId, toolName, input) => ({ content: [{ type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input) }], finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [] });
+    const call = (toolCallId, toolName, input) => ({
+      content: [{ type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input) }],
+      finishReason: { unified: 'tool-calls', raw: undefined },
+      usage,
+      warnings: [],
+    });
     if (handle !== undefined && restored === undefined) return call('restore', restoreToolName, { handle });
     if (seen.length >= steps) return { content: [{ type: 'text', text: 'All files read; the port is set in src/env.ts.' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] };
     reads += 1;
@@ -54,7 +63,13 @@ const model = new MockLanguageModelV4({
 
 // ── The README's part: a manager per conversation, the middleware on the model, the restore tool. ──
 let compactions = 0;
-const manager = createCtxkit({ model: 'mock-provider:mock-model-id', contextWindow: window, maxOutputTokens: 1_024, editedFiles: false, onEvent: (event) => event.type === 'compaction-end' && compactions++ });
+const manager = createCtxkit({
+  model: 'mock-provider:mock-model-id',
+  contextWindow: window,
+  maxOutputTokens: 1_024,
+  editedFiles: false,
+  onEvent: (event) => event.type === 'compaction-end' && compactions++,
+});
 const { text, steps: taken } = await generateText({
   model: wrapLanguageModel({ model, middleware: ctxkitMiddleware({ manager }) }),
   system,
@@ -68,8 +83,14 @@ assert.equal(taken.length, steps);
 assert.ok(compactions > 0, 'ctxkit never compacted');
 const largest = Math.max(...seen.map((request) => request.tokens));
 assert.ok(largest <= window, `a request of ${largest} tokens went over the ${window}-token window`);
-assert.ok(seen.every((request) => request.systemFirst), 'a request did not start with the system prompt');
-assert.deepEqual(seen.flatMap((request) => request.unpaired), []);
+assert.ok(
+  seen.every((request) => request.systemFirst),
+  'a request did not start with the system prompt',
+);
+assert.deepEqual(
+  seen.flatMap((request) => request.unpaired),
+  [],
+);
 assert.equal(handle, 'r1');
 assert.equal(restored, fileText('src/module-1.ts'), 'restore_tool_result did not give back the archived result byte for byte');
 const unmanaged = promptTokens([{ role: 'system', content: system }, ...Array.from({ length: reads }, (_, index) => ({ role: 'tool', content: fileText(`src/module-${index + 1}.ts`) }))]);

@@ -16,4 +16,6 @@ const demo = await simulateRun(demoSession(), { window: 32_000, maxOutputTokens:
 assert.equal(demo.steps, 171);
 assert.equal(demo.overflows, 0);
 assert.ok(demo.peakInputTokens <= 32_000 - 4_096);
-done(`prepare: under-threshold 28 64000; demo: ${demo.steps} steps, ${demo.compactions} compactions, ${demo.overflows} overflows, peak ${demo.peakInputTokens}, sent ${demo.totalInputTokens}, cached ${demo.cachedPrefixTokens}`);
+done(
+  `prepare: under-threshold 28 64000; demo: ${demo.steps} steps, ${demo.compactions} compactions, ${demo.overflows} overflows, peak ${demo.peakInputTokens}, sent ${demo.totalInputTokens}, cached ${demo.cachedPrefixTokens}`,
+);

@@ -25,7 +25,11 @@ const readFile = tool(async ({ path }) => fileText(path), {
 // What a provider would bill: every message's text and tool calls, plus 4 per message.
 const counter = tiktokenCounter('o200k_base');
 await counter.load();
-const requestTokens = (messages) => messages.reduce((sum, message) => sum + 4 + counter.count(typeof message.content === 'string' ? message.content : JSON.stringify(message.content)) + counter.count(JSON.stringify(message.tool_calls ?? [])), 0);
+const requestTokens = (messages) =>
+  messages.reduce(
+    (sum, message) => sum + 4 + counter.count(typeof message.content === 'string' ? message.content : JSON.stringify(message.content)) + counter.count(JSON.stringify(message.tool_calls ?? [])),
+    0,
+  );
 const unpaired = (messages) => {
   const results = new Set(messages.filter((message) => message.getType() === 'tool').map((message) => message.tool_call_id));
   const calls = new Set(messages.filter((message) => message.getType() === 'ai').flatMap((message) => (message.tool_calls ?? []).map((call) => call.id)));
@@ -74,7 +78,13 @@ class ScriptedChatModel extends BaseChatModel {
 
 // ── The README's part: a manager per conversation, the middleware, the restore tool. ──
 let compactions = 0;
-const manager = createCtxkit({ model: 'scripted:scripted-model', contextWindow: window, maxOutputTokens: 1_024, editedFiles: false, onEvent: (event) => event.type === 'compaction-end' && compactions++ });
+const manager = createCtxkit({
+  model: 'scripted:scripted-model',
+  contextWindow: window,
+  maxOutputTokens: 1_024,
+  editedFiles: false,
+  onEvent: (event) => event.type === 'compaction-end' && compactions++,
+});
 const model = new ScriptedChatModel();
 const agent = createAgent({ model, tools: [readFile, restoreTool(manager)], systemPrompt, middleware: [ctxkitMiddleware({ manager, model: 'scripted:scripted-model' })] });
 const state = await agent.invoke({ messages: [{ role: 'user', content: 'The port is configured somewhere under src/; find it.' }] }, { recursionLimit: 1_000 });
@@ -87,10 +97,18 @@ assert.equal(state.messages.length, 1 + 2 * (steps - 1) + 1);
 assert.ok(compactions > 0, 'ctxkit never compacted');
 const largest = Math.max(...model.seen.map((request) => request.tokens));
 assert.ok(largest <= window, `a request of ${largest} tokens went over the ${window}-token window`);
-assert.ok(model.seen.every((request) => request.systemFirst), 'a request did not start with the system prompt');
-assert.deepEqual(model.seen.flatMap((request) => request.unpaired), []);
+assert.ok(
+  model.seen.every((request) => request.systemFirst),
+  'a request did not start with the system prompt',
+);
+assert.deepEqual(
+  model.seen.flatMap((request) => request.unpaired),
+  [],
+);
 assert.equal(model.handle, 'r1');
 assert.equal(model.restored, fileText('src/module-1.ts'), 'restore_tool_result did not give back the archived result byte for byte');
 const unmanaged = requestTokens(state.messages);
 assert.ok(unmanaged > 3 * window, `the run should be far over the window without ctxkit (${unmanaged} tokens)`);
-done(`${model.seen.length} steps in a ${window}-token window: ${compactions} compactions, largest request ${largest} tokens (unmanaged ${unmanaged}); restored ${model.handle} (${model.restored.length} chars)`);
+done(
+  `${model.seen.length} steps in a ${window}-token window: ${compactions} compactions, largest request ${largest} tokens (unmanaged ${unmanaged}); restored ${model.handle} (${model.restored.length} chars)`,
+);

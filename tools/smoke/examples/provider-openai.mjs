@@ -11,10 +11,12 @@ try {
   const usage = openai.usage(fixtureJson('provider-openai', 'chat-completion.json'));
   assert.equal(typeof usage.inputTokens, 'number');
   const overflow = { status: 400, body: JSON.stringify(fixtureJson('provider-openai', 'error-context-length.json')) };
-  assert.deepEqual(
-    (({ kind, limitTokens, reportedTokens, fallback }) => ({ kind, limitTokens, reportedTokens, fallback }))(openai.classifyError(overflow)),
-    { kind: 'context_overflow', limitTokens: 128_000, reportedTokens: 131_072, fallback: false },
-  );
+  assert.deepEqual((({ kind, limitTokens, reportedTokens, fallback }) => ({ kind, limitTokens, reportedTokens, fallback }))(openai.classifyError(overflow)), {
+    kind: 'context_overflow',
+    limitTokens: 128_000,
+    reportedTokens: 131_072,
+    fallback: false,
+  });
   const summary = await openai.summarizer('gpt-4o', { timeoutMs: 10_000 }).summarize({ instructions: 'Summarize.', messages: [{ role: 'user', content: 'Fix the date parser test.' }] });
   assert.match(summary, /^## Task\nFix the failing date parser test/);
   assert.equal(server.requests[0].headers.authorization, 'Bearer sk-smoke');

@@ -26,9 +26,15 @@ try {
 
 const provider = (id) => ({ specificationVersion: 'v1', kind: 'provider', id, contextWindow: async () => ({ contextWindow: 128_000, source: 'default' }), classifyError });
 const switches = [];
-const chain = withFallback([{ provider: provider('first'), model: 'a' }, { provider: provider('second'), model: 'b' }], {
-  onSwitch: ({ from, to, classification }) => switches.push(`${from.model} → ${to.model} (${classification?.kind})`),
-});
+const chain = withFallback(
+  [
+    { provider: provider('first'), model: 'a' },
+    { provider: provider('second'), model: 'b' },
+  ],
+  {
+    onSwitch: ({ from, to, classification }) => switches.push(`${from.model} → ${to.model} (${classification?.kind})`),
+  },
+);
 const { result, target } = await chain.run(async ({ model }) => {
   if (model === 'a') throw Object.assign(new Error('429'), { status: 429, body: '{"error":{"message":"Rate limit reached"}}' });
   return 'answer from b';

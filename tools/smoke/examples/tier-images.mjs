@@ -15,10 +15,16 @@ for (const [index, action] of ['open_settings', 'click', 'click', 'click', 'clic
 }
 messages.push({ role: 'user', content: 'Thanks! Now check the contrast.' });
 const count = (list) =>
-  list.reduce((sum, message) => sum + 4 + Math.ceil(textOf(message.content).length / 4) + (typeof message.content === 'string' ? 0 : 1_200 * message.content.filter((part) => part.type === 'image').length), 0);
+  list.reduce(
+    (sum, message) => sum + 4 + Math.ceil(textOf(message.content).length / 4) + (typeof message.content === 'string' ? 0 : 1_200 * message.content.filter((part) => part.type === 'image').length),
+    0,
+  );
 const context = tierContext(messages, { protectedStart: messages.length - 1, targetTokens: 2_000, count, store: memoryStore() });
 const outcome = await imageStripTier({ keepRecent: 1 }).apply(messages, context);
 assert.equal(outcome.status, 'applied', outcome.reason);
 assert.equal(outcome.detail, 'removed 5 images, kept 1, freed 5,938 tokens');
-assert.deepEqual(outcome.messages[3].content, [{ type: 'text', text: 'done' }, { type: 'text', text: '[image: open_settings, 1 of 6 in this turn, removed]' }]);
+assert.deepEqual(outcome.messages[3].content, [
+  { type: 'text', text: 'done' },
+  { type: 'text', text: '[image: open_settings, 1 of 6 in this turn, removed]' },
+]);
 done(outcome.detail);

@@ -15,7 +15,11 @@ const summarizer = {
     const response = await fetch(`${baseUrl}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer none' },
-      body: JSON.stringify({ model: 'qwen2.5:7b', max_tokens: maxOutputTokens, messages: [{ role: 'system', content: instructions }, ...messages.map((message) => ({ role: message.role, content: message.content }))] }),
+      body: JSON.stringify({
+        model: 'qwen2.5:7b',
+        max_tokens: maxOutputTokens,
+        messages: [{ role: 'system', content: instructions }, ...messages.map((message) => ({ role: message.role, content: message.content }))],
+      }),
       ...(signal ? { signal } : {}),
     });
     if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
@@ -26,7 +30,10 @@ const summarizer = {
 const messages = parserSession('export function parseConfig(text: string | null) {\n  return JSON.parse(text!).settings;\n}\n'.repeat(60), [{ role: 'user', content: 'Also add a test.' }]);
 try {
   const count = (list) => list.reduce((sum, message) => sum + 4 + Math.ceil(JSON.stringify(message).length / 4), 0);
-  const outcome = await summaryTier({ timeoutMs: 60_000, minSpanTokens: 0 }).apply(messages, tierContext(messages, { protectedStart: 4, targetTokens: 2_000, count, store: memoryStore(), summarizer }));
+  const outcome = await summaryTier({ timeoutMs: 60_000, minSpanTokens: 0 }).apply(
+    messages,
+    tierContext(messages, { protectedStart: 4, targetTokens: 2_000, count, store: memoryStore(), summarizer }),
+  );
   assert.equal(outcome.status, 'applied', outcome.reason);
   assert.match(outcome.messages[2].content, /^\[ctxkit summary of 2 earlier messages/);
   assert.match(outcome.messages[2].content, /## Task\nMake parseConfig/);

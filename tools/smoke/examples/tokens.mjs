@@ -11,10 +11,7 @@ const meter = createMeter({ tokenizer: tiktokenCounter('o200k_base') });
 const step = await meter.exceeds(messages, 100_000, { tools, model: 'gpt-4o' });
 assert.equal(step.exceeds, false);
 meter.record({ inputTokens: 52, messageCount: messages.length, model: 'gpt-4o' });
-messages.push(
-  { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'bash', arguments: '{"command":"npm test"}' }] },
-  { role: 'tool', toolCallId: 'c1', content: 'FAIL src/app.test.ts' },
-);
+messages.push({ role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'bash', arguments: '{"command":"npm test"}' }] }, { role: 'tool', toolCallId: 'c1', content: 'FAIL src/app.test.ts' });
 const measured = meter.measure(messages, { tools, model: 'gpt-4o' });
 assert.deepEqual(
   { total: measured.total, floor: measured.floor, growing: measured.growing, source: measured.source, reportedTokens: measured.reportedTokens, unanchoredMessages: measured.unanchoredMessages },

@@ -131,7 +131,12 @@ export async function measureCommand(files: readonly string[], values: CommandVa
     )}\n\n`,
   );
   if (report.tools.length > 0) {
-    io.stdout(`${table(['tool', 'calls', 'argument tokens', 'result tokens'], report.tools.map((tool) => [tool.name, String(tool.calls), formatNumber(tool.argumentTokens), formatNumber(tool.resultTokens)]))}\n`);
+    io.stdout(
+      `${table(
+        ['tool', 'calls', 'argument tokens', 'result tokens'],
+        report.tools.map((tool) => [tool.name, String(tool.calls), formatNumber(tool.argumentTokens), formatNumber(tool.resultTokens)]),
+      )}\n`,
+    );
   }
 }
 
@@ -171,5 +176,11 @@ export async function schemaBenchCommand(files: readonly string[], values: Comma
       ],
     )}\n`,
   );
-  if (report.warnings.length > 0) io.stderr(`${report.warnings.length} warning(s): ${report.warnings.slice(0, 3).map((warning) => JSON.stringify(warning)).join('; ')}\n`);
+  if (report.warnings.length > 0)
+    io.stderr(
+      `${report.warnings.length} warning(s): ${report.warnings
+        .slice(0, 3)
+        .map((warning) => JSON.stringify(warning))
+        .join('; ')}\n`,
+    );
 }

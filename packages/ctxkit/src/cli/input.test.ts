@@ -98,7 +98,10 @@ describe('numeric options', () => {
 
   it('--window 0 gets its own message, for threshold and simulate alike', async () => {
     expect(() => windowOption('0')).toThrow('[ctxkit:cli] --window must be above zero');
-    for (const args of [['threshold', '--window', '0'], ['simulate', file('ok.jsonl'), '--window', '0']]) {
+    for (const args of [
+      ['threshold', '--window', '0'],
+      ['simulate', file('ok.jsonl'), '--window', '0'],
+    ]) {
       const { code, stderr } = await run(...args);
       expect(code).toBe(2);
       expect(stderr).toContain('--window must be above zero');

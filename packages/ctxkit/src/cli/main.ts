@@ -63,7 +63,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } catch (error) {
     const message = error instanceof Error ? error.message.replace(/^\[ctxkit:[^\]]+\] /, '') : String(error);
     io.stderr(`ctxkit: ${message}\n`);
-    const usage = error instanceof UsageError || CtxkitError.isInstance(error, 'INVALID_ARGUMENT') || CtxkitError.isInstance(error, 'INVALID_TRANSCRIPT') || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    const usage =
+      error instanceof UsageError ||
+      CtxkitError.isInstance(error, 'INVALID_ARGUMENT') ||
+      CtxkitError.isInstance(error, 'INVALID_TRANSCRIPT') ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     if (usage) io.stderr('Run ctxkit --help for usage.\n');
     return usage ? 2 : 1;
   }

@@ -11,7 +11,15 @@ afterEach(() => vi.useRealTimers());
 
 describe('table', () => {
   it('aligns the first columns left and the numbers right', () => {
-    expect(table(['run', 'tokens'], [['a', '1,234'], ['longer', '5']])).toBe(['run     tokens', '------  ------', 'a        1,234', 'longer       5'].join('\n'));
+    expect(
+      table(
+        ['run', 'tokens'],
+        [
+          ['a', '1,234'],
+          ['longer', '5'],
+        ],
+      ),
+    ).toBe(['run     tokens', '------  ------', 'a        1,234', 'longer       5'].join('\n'));
   });
 });
 

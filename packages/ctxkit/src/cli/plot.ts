@@ -26,7 +26,13 @@ export async function retentionPlotSvg(points: readonly RetentionPoint[], title:
   }));
   const spec = compile({
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-    title: { text: title, subtitle: ['far retention: share of the names the next move took from more than 4 messages back that the request still held', 'hollow: the policy overflowed the window (its requests would be rejected); (iso): a peer run at ctxkit\'s threshold'] },
+    title: {
+      text: title,
+      subtitle: [
+        'far retention: share of the names the next move took from more than 4 messages back that the request still held',
+        "hollow: the policy overflowed the window (its requests would be rejected); (iso): a peer run at ctxkit's threshold",
+      ],
+    },
     width: 640,
     height: 420,
     data: { values },
@@ -39,7 +45,14 @@ export async function retentionPlotSvg(points: readonly RetentionPoint[], title:
           color: { field: 'policy', type: 'nominal', title: 'policy' },
           shape: { field: 'windowLabel', type: 'nominal', title: 'window' },
           fill: { condition: { test: 'datum.overflows === 0', field: 'policy', type: 'nominal' }, value: 'transparent' },
-          tooltip: [{ field: 'label' }, { field: 'windowLabel' }, { field: 'costUsd', format: '$.2f' }, { field: 'farRetention', format: '.1%' }, { field: 'retention', format: '.1%' }, { field: 'overflows' }],
+          tooltip: [
+            { field: 'label' },
+            { field: 'windowLabel' },
+            { field: 'costUsd', format: '$.2f' },
+            { field: 'farRetention', format: '.1%' },
+            { field: 'retention', format: '.1%' },
+            { field: 'overflows' },
+          ],
         },
       },
       {

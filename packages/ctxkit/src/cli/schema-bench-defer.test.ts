@@ -28,7 +28,13 @@ beforeAll(() => {
   writeFileSync(file('tools.json'), JSON.stringify({ tools }));
   writeFileSync(
     file('queries.json'),
-    JSON.stringify({ queries: [{ query: 'what is the weather forecast for tomorrow', tools: ['weather_forecast'] }, { query: 'open a pull request', tools: ['pull_request'] }], multiToolQueries: [{ query: 'email me the stock price', tools: ['email_message', 'stock_price'] }] }),
+    JSON.stringify({
+      queries: [
+        { query: 'what is the weather forecast for tomorrow', tools: ['weather_forecast'] },
+        { query: 'open a pull request', tools: ['pull_request'] },
+      ],
+      multiToolQueries: [{ query: 'email me the stock price', tools: ['email_message', 'stock_price'] }],
+    }),
   );
   writeFileSync(file('bad-queries.json'), JSON.stringify([{ query: 'x' }]));
 });

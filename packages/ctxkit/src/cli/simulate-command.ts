@@ -68,7 +68,8 @@ interface SimulateSettings {
 function skewOption(value: string | undefined): number {
   if (value === undefined) return 1;
   const skew = Number(value);
-  if (!/^\d*\.?\d+$/.test(value.trim()) || !(skew > 0 && skew <= 10)) throw new UsageError(`--usage-skew must be a number above 0 and at most 10 (0.5: the provider reports half), got ${JSON.stringify(value)}`);
+  if (!/^\d*\.?\d+$/.test(value.trim()) || !(skew > 0 && skew <= 10))
+    throw new UsageError(`--usage-skew must be a number above 0 and at most 10 (0.5: the provider reports half), got ${JSON.stringify(value)}`);
   return skew;
 }
 
@@ -99,7 +100,7 @@ function simulateSettings(files: readonly string[], values: CommandValues, io: C
   for (const window of windows) if (maxOutputTokens >= window) throw new UsageError(`--max-output (${maxOutputTokens}) must be smaller than --window (${window})`);
   const compare = values.compare === true || demo;
   const iso = values.iso === true;
-  if (iso && !compare) throw new UsageError('--iso compares the policies at ctxkit\'s threshold: use it with --compare');
+  if (iso && !compare) throw new UsageError("--iso compares the policies at ctxkit's threshold: use it with --compare");
   const triggerTokens = triggerOption(values, iso);
   const usageSkew = skewOption(text(values, 'usage-skew'));
   const plot = text(values, 'plot');
@@ -232,7 +233,7 @@ function printTotals(totals: readonly PooledReplay[], runCount: number, settings
 
 const policyLegend = (iso: boolean) =>
   '\nnone: sends everything. sliding-window: drops the oldest messages to fit. summarize-at-90: summarizes at 90% of the window.\n' +
-  'observation-masking, codex, gemini-cli, opencode, anthropic-context-editing: the peers\' own policies (docs/policies.md).\n' +
+  "observation-masking, codex, gemini-cli, opencode, anthropic-context-editing: the peers' own policies (docs/policies.md).\n" +
   `ctxkit: the default preset.${iso ? ' "@ctxkit": the peer at ctxkit\'s threshold.' : ''}\n` +
   'retention: share of the names the next move took from earlier in the run that the request held; far: those last seen over 4 messages back.\n' +
   'cached prefix: input identical to the start of the previous request. Cost includes every summary, priced as the model.\n';
@@ -243,7 +244,9 @@ function printTables(results: readonly Replay[], totals: readonly PooledReplay[]
   if (windows.length > 1) header.splice(2, 0, 'window');
   if (check) header.push('violations');
   const rows = results.map((result) => replayRow(result, settings, check));
-  io.stdout(`window ${windows.map(formatNumber).join(', ')}, output reserve ${formatNumber(maxOutputTokens)}, summarizer ${summarizer ? summarizer.id : 'offline factual note (priced as the model)'}${usageSkew === 1 ? '' : `, usage reported ×${usageSkew}`}\n\n`);
+  io.stdout(
+    `window ${windows.map(formatNumber).join(', ')}, output reserve ${formatNumber(maxOutputTokens)}, summarizer ${summarizer ? summarizer.id : 'offline factual note (priced as the model)'}${usageSkew === 1 ? '' : `, usage reported ×${usageSkew}`}\n\n`,
+  );
   io.stdout(`${table(header, rows, 2)}\n`);
   if (runCount > 1) printTotals(totals, runCount, settings, io);
   if (settings.compare) io.stdout(policyLegend(settings.iso));
@@ -265,7 +268,13 @@ function printProblems(results: readonly Replay[], io: CliIo): void {
 
 async function writePlot(plot: string, totals: readonly PooledReplay[], runCount: number, priceModel: string): Promise<void> {
   const points = totals.filter((total) => total.estimatedCostUsd !== undefined && total.policy !== 'none');
-  writeFileSync(plot, await retentionPlotSvg(points.map((total) => ({ ...total, costUsd: total.estimatedCostUsd! })), `Retention against cost, ${runCount} run${runCount === 1 ? '' : 's'}, priced as ${priceModel}`));
+  writeFileSync(
+    plot,
+    await retentionPlotSvg(
+      points.map((total) => ({ ...total, costUsd: total.estimatedCostUsd! })),
+      `Retention against cost, ${runCount} run${runCount === 1 ? '' : 's'}, priced as ${priceModel}`,
+    ),
+  );
 }
 
 /**

@@ -12,7 +12,7 @@ export const geminiCliDefaults = {
   /** Masking runs only when at least this many tool tokens can be masked. */
   maskingMinimumTokens: 30_000,
   prompt:
-    'You are the component that summarizes internal chat history into a given structure. When the conversation history grows too large, you will be invoked to distill the entire history into a concise, structured XML snapshot (<state_snapshot>: overall_goal, key_knowledge, file_system_state, recent_actions, current_plan). This snapshot is CRITICAL, as it will become the agent\'s *only* memory of the past.',
+    "You are the component that summarizes internal chat history into a given structure. When the conversation history grows too large, you will be invoked to distill the entire history into a concise, structured XML snapshot (<state_snapshot>: overall_goal, key_knowledge, file_system_state, recent_actions, current_plan). This snapshot is CRITICAL, as it will become the agent's *only* memory of the past.",
   acknowledgement: 'Got it. Thanks for the additional context!',
 } as const;
 
@@ -97,12 +97,7 @@ export const geminiCliPolicy: ReplayPolicyFactory = (context) => {
       const split = geminiSplitPoint(body, 1 - geminiCliDefaults.preserveShare);
       if (split === 0) return { request: current, history: [...current], compacted };
       const summary = await context.summarize(body.slice(0, split), geminiCliDefaults.prompt);
-      const request: Message[] = [
-        ...system,
-        summaryMessage(summary, 'gemini-cli', split),
-        { role: 'assistant', content: geminiCliDefaults.acknowledgement },
-        ...body.slice(split),
-      ];
+      const request: Message[] = [...system, summaryMessage(summary, 'gemini-cli', split), { role: 'assistant', content: geminiCliDefaults.acknowledgement }, ...body.slice(split)];
       if (context.tokens(request) > context.tokens(current)) {
         failedCompression = true;
         return { request: current, history: [...current], compacted };

@@ -17,7 +17,11 @@ function contextOf(overrides: Partial<PolicyContext> = {}) {
     maxOutputTokens: 4_096,
     triggerTokens: undefined,
     countText,
-    tokens: (messages) => messages.reduce((sum, message) => sum + 4 + countText(textOf(message.content)) + (message.role === 'assistant' ? (message.toolCalls ?? []).reduce((calls, call) => calls + countText(call.arguments), 0) : 0), 0),
+    tokens: (messages) =>
+      messages.reduce(
+        (sum, message) => sum + 4 + countText(textOf(message.content)) + (message.role === 'assistant' ? (message.toolCalls ?? []).reduce((calls, call) => calls + countText(call.arguments), 0) : 0),
+        0,
+      ),
     summarize: async (messages, instructions) => {
       summaries.push({ messages, instructions });
       return `summary of ${messages.length} messages`;
@@ -139,7 +143,7 @@ describe('gemini-cli', () => {
     expect(request).toEqual(history);
   });
 
-  it('replaces the older 70% with a snapshot and the model\'s acknowledgement when a user message allows it', async () => {
+  it("replaces the older 70% with a snapshot and the model's acknowledgement when a user message allows it", async () => {
     const { context, summaries } = contextOf({ window: 8_000 });
     const history = toolLoop(60, 400, { 50: 'Now run the tests.' });
     const { request, compacted } = await geminiCliPolicy(context).step(history);

@@ -70,7 +70,11 @@ export class ScriptedChatModel extends BaseChatModel {
       throw this.script.failure ?? new Error('context_length_exceeded');
     }
     await counter.load();
-    const tokens = messages.reduce((sum, message) => sum + 4 + counter.count(typeof message.content === 'string' ? message.content : JSON.stringify(message.content)) + counter.count(JSON.stringify((message as AIMessage).tool_calls ?? [])), 0);
+    const tokens = messages.reduce(
+      (sum, message) =>
+        sum + 4 + counter.count(typeof message.content === 'string' ? message.content : JSON.stringify(message.content)) + counter.count(JSON.stringify((message as AIMessage).tool_calls ?? [])),
+      0,
+    );
     const first = messages[0];
     this.observations.push({ tokens, systemFirst: first !== undefined && typeOf(first) === 'system' && first.text === systemPrompt, unpaired: unpairedToolCalls(messages) });
     const step = this.observations.length;

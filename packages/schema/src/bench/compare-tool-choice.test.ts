@@ -21,7 +21,11 @@ function wordOverlapChooser(tools: readonly McpTool[], prompt: string): ToolChoi
   const words = new Set(prompt.toLowerCase().match(/[a-z]+/g));
   let best: { name: string; score: number } | undefined;
   for (const tool of tools) {
-    const score = (tool.description ?? '').toLowerCase().match(/[a-z]+/g)?.filter((word) => words.has(word)).length ?? 0;
+    const score =
+      (tool.description ?? '')
+        .toLowerCase()
+        .match(/[a-z]+/g)
+        ?.filter((word) => words.has(word)).length ?? 0;
     if (score > 0 && (!best || score > best.score)) best = { name: tool.name, score };
   }
   return best ? { name: best.name, arguments: JSON.stringify({ pattern: prompt.split(' ').at(-1) }) } : null;
@@ -81,7 +85,10 @@ describe('compareToolChoice', () => {
   });
 
   it('compares arguments as parsed JSON', async () => {
-    const answers = [{ name: 'grep', arguments: '{"a":1,"b":[2]}' }, { name: 'grep', arguments: { b: [2], a: 1 } }];
+    const answers = [
+      { name: 'grep', arguments: '{"a":1,"b":[2]}' },
+      { name: 'grep', arguments: { b: [2], a: 1 } },
+    ];
     let call = 0;
     const report = await compareToolChoice({ tools, cases: [{ prompt: 'x' }], choose: () => answers[call++]! });
     expect(report.cases[0]).toMatchObject({ agree: true, argumentsAgree: true });

@@ -95,8 +95,7 @@ function sameJson(left: unknown, right: unknown): boolean {
   if (typeof left === 'object' && typeof right === 'object' && left !== null && right !== null && !Array.isArray(left) && !Array.isArray(right)) {
     const leftKeys = Object.keys(left);
     return (
-      leftKeys.length === Object.keys(right).length &&
-      leftKeys.every((key) => Object.hasOwn(right, key) && sameJson((left as Record<string, unknown>)[key], (right as Record<string, unknown>)[key]))
+      leftKeys.length === Object.keys(right).length && leftKeys.every((key) => Object.hasOwn(right, key) && sameJson((left as Record<string, unknown>)[key], (right as Record<string, unknown>)[key]))
     );
   }
   return false;
@@ -131,9 +130,7 @@ function abortError(signal: AbortSignal): CtxkitError {
  * console.log(report.agreement, report.differing.map((result) => result.id));
  * ```
  */
-export async function compareToolChoice<Prompt = string, Tool = unknown>(
-  options: CompareToolChoiceOptions<Prompt, Tool>,
-): Promise<ToolChoiceComparison<Prompt>> {
+export async function compareToolChoice<Prompt = string, Tool = unknown>(options: CompareToolChoiceOptions<Prompt, Tool>): Promise<ToolChoiceComparison<Prompt>> {
   const concurrency = options.concurrency ?? 1;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'schema', message: `concurrency must be a whole number of 1 or more, got ${concurrency}` });

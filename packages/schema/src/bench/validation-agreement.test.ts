@@ -51,7 +51,11 @@ describe('checkValidationAgreement', () => {
 
 describe('checkToolsAgreement', () => {
   it('checks every tool with a schema and sums the verdicts', () => {
-    const tools = [{ name: 'a', inputSchema: schema }, { type: 'function', function: { name: 'b', parameters: { type: 'object', properties: { n: { type: 'integer', maximum: 3, title: 'N' } } } } }, { type: 'web_search' }];
+    const tools = [
+      { name: 'a', inputSchema: schema },
+      { type: 'function', function: { name: 'b', parameters: { type: 'object', properties: { n: { type: 'integer', maximum: 3, title: 'N' } } } } },
+      { type: 'web_search' },
+    ];
     const report = checkToolsAgreement({ tools, compacted: compactTools(tools), compile });
     expect(report.tools.map((tool) => tool.name)).toEqual(['a', 'b']);
     expect(report.skipped).toBe(1);

@@ -83,8 +83,7 @@ export function checkValidationAgreement(options: ValidationAgreementOptions): V
   const declared = declaredDialect(options.original);
   const originalDialect = declared ?? fallback;
   const compactedDeclared = declaredDialect(options.compacted);
-  const compactedDialects: SchemaDialect[] =
-    compactedDeclared !== undefined ? [compactedDeclared] : declared !== undefined ? ['draft-07', 'draft-2020-12'] : [fallback];
+  const compactedDialects: SchemaDialect[] = compactedDeclared !== undefined ? [compactedDeclared] : declared !== undefined ? ['draft-07', 'draft-2020-12'] : [fallback];
   const report: ValidationAgreement = {
     checked: 0,
     agreed: 0,
@@ -149,12 +148,7 @@ export interface ToolsAgreement {
  * same order, as `compactTools` returns them).
  * @throws CtxkitError INVALID_ARGUMENT when the two lists differ in length
  */
-export function checkToolsAgreement(options: {
-  tools: readonly unknown[];
-  compacted: readonly unknown[];
-  compile: CompileSchema;
-  defaultDialect?: SchemaDialect;
-}): ToolsAgreement {
+export function checkToolsAgreement(options: { tools: readonly unknown[]; compacted: readonly unknown[]; compile: CompileSchema; defaultDialect?: SchemaDialect }): ToolsAgreement {
   if (options.tools.length !== options.compacted.length) {
     throw new CtxkitError({
       code: 'INVALID_ARGUMENT',

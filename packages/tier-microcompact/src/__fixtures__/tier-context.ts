@@ -1,4 +1,4 @@
-import type { Message, } from '@ctxkit/core';
+import type { Message } from '@ctxkit/core';
 import { createTierContext } from '@ctxkit/testkit';
 
 /** A tier context as the engine builds one, with the testkit's deterministic counter. */
@@ -22,7 +22,13 @@ export function codingRun(): Message[] {
     { role: 'assistant', content: '', toolCalls: [{ id: 'call_a2', name: 'bash', arguments: '{"command":"npm test -- --run 2>&1 | tail -200"}' }] },
     { role: 'tool', toolCallId: 'call_a2', toolName: 'bash', content: `FAIL src/app.test.ts\n${'  at Object.<anonymous> (src/app.ts:12:7)\n'.repeat(150)}exit code 1` },
     { role: 'assistant', content: 'Searching for the config loader.', toolCalls: [{ id: 'call_a3', name: 'grep', arguments: '{"pattern":"loadConfig","path":"src"}' }] },
-    { id: 'msg-7', role: 'tool', toolCallId: 'call_a3', toolName: 'grep', content: Array.from({ length: 120 }, (_, index) => `src/module${index}.ts:3:import { loadConfig } from './config';`).join('\n') },
+    {
+      id: 'msg-7',
+      role: 'tool',
+      toolCallId: 'call_a3',
+      toolName: 'grep',
+      content: Array.from({ length: 120 }, (_, index) => `src/module${index}.ts:3:import { loadConfig } from './config';`).join('\n'),
+    },
     { role: 'assistant', content: '', toolCalls: [{ id: 'call_a4', name: 'read_file', arguments: '{"path":"src/config.ts"}' }] },
     { role: 'tool', toolCallId: 'call_a4', toolName: 'read_file', content: sourceFile('config', 300) },
     { role: 'assistant', content: 'The env lookup returns undefined. Checking the .env file.', toolCalls: [{ id: 'call_a5', name: 'read_file', arguments: '{"path":".env"}' }] },
