@@ -1,5 +1,5 @@
 import { CtxkitError } from '@ctxkit/core';
-import { ProviderCallError } from './provider-call-error.ts';
+import { ProviderCallError, parseProviderJson } from './provider-call-error.ts';
 
 /** Options for {@link requestJson} and {@link request}. */
 export interface RequestOptions {
@@ -164,20 +164,11 @@ export async function requestJson<T = unknown>(url: string, options: RequestOpti
     } catch (error) {
       call.fail(error, response.status);
     }
-    try {
-      return JSON.parse(text) as T;
-    } catch (error) {
-      throw new ProviderCallError({
-        provider: options.provider,
-        failure: 'malformed',
-        url,
-        status: response.status,
-        body: text,
-        headers: headersOf(response),
-        message: `${url} answered ${response.status} with a body that is not JSON: ${excerpt(text, 120) || '(empty)'}`,
-        cause: error,
-      });
-    }
+    return parseProviderJson<T>(
+      text,
+      { provider: options.provider, url, status: response.status, headers: headersOf(response) },
+      () => `${url} answered ${response.status} with a body that is not JSON: ${excerpt(text, 120) || '(empty)'}`,
+    );
   } finally {
     call.dispose();
   }

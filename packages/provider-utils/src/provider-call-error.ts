@@ -79,3 +79,16 @@ export class ProviderCallError extends CtxkitError {
     return this.status === 408 || this.status === 409 || this.status === 429 || this.status >= 500;
   }
 }
+
+/**
+ * Parses a provider's JSON text; text that is not JSON becomes a `malformed` {@link ProviderCallError}
+ * with the text as its body and the parse error as its cause; its message is written only then.
+ * @throws ProviderCallError (failure `malformed`)
+ */
+export function parseProviderJson<T>(text: string, context: Omit<ProviderCallErrorOptions, 'failure' | 'body' | 'cause' | 'message'>, message: () => string): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch (error) {
+    throw new ProviderCallError({ ...context, failure: 'malformed', body: text, message: message(), cause: error });
+  }
+}

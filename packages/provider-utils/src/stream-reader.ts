@@ -1,4 +1,4 @@
-import { ProviderCallError } from './provider-call-error.ts';
+import { parseProviderJson } from './provider-call-error.ts';
 
 /** One server-sent event. */
 export interface ServerSentEvent {
@@ -101,17 +101,7 @@ export interface JsonStreamOptions {
 }
 
 function parseChunk<T>(text: string, options: JsonStreamOptions, index: number): T {
-  try {
-    return JSON.parse(text) as T;
-  } catch (error) {
-    throw new ProviderCallError({
-      provider: options.provider,
-      failure: 'malformed',
-      body: text,
-      message: `stream chunk ${index} is not JSON: ${text.slice(0, 120)}`,
-      cause: error,
-    });
-  }
+  return parseProviderJson<T>(text, { provider: options.provider }, () => `stream chunk ${index} is not JSON: ${text.slice(0, 120)}`);
 }
 
 /**

@@ -62,6 +62,66 @@ function describe(error: unknown): string {
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
+/** Imports WebLLM, finds the model's record and checks the device can run it; then creates the engine (in a worker when asked). */
+async function loadWithWebllm(options: EngineLoaderOptions, onWorkerCreated: (worker: WebllmWorker) => void): Promise<EngineAvailability> {
+  const device = await checkWebgpu(options.webgpu ?? {});
+  if (!device.available) return { ok: false, reason: device.reason };
+  let webllm: WebllmModule;
+  try {
+    // Imported here, never at the top: WebLLM is megabytes of code that touches browser APIs on load,
+    // and only a device that can run it should fetch it.
+    webllm = (await import('@mlc-ai/web-llm')) as unknown as WebllmModule;
+  } catch (error) {
+    return { ok: false, reason: `could not load @mlc-ai/web-llm: ${describe(error)}` };
+  }
+  const appConfig = (options.appConfig as { model_list?: ModelRecord[] } | undefined) ?? webllm.prebuiltAppConfig;
+  const record = appConfig.model_list?.find((entry) => entry.model_id === options.model);
+  if (!record) {
+    return {
+      ok: false,
+      reason: `model "${options.model}" is not in WebLLM's model list${options.appConfig ? ' (the appConfig given)' : ''}; pick a model_id from prebuiltAppConfig.model_list or pass appConfig with its record`,
+    };
+  }
+  const fits = await checkWebgpu({
+    ...options.webgpu,
+    requiredFeatures: record.required_features ?? (/f16/.test(record.model_id) ? ['shader-f16'] : []),
+    ...(record.buffer_size_required_bytes === undefined ? {} : { storageBufferBytes: record.buffer_size_required_bytes }),
+    ...(record.vram_required_MB === undefined ? {} : { vramRequiredMB: record.vram_required_MB }),
+  });
+  if (!fits.available) return { ok: false, reason: fits.reason };
+  const contextWindow = options.contextWindow ?? (options.chatOptions?.context_window_size as number | undefined) ?? record.overrides?.context_window_size ?? defaultWindow;
+  const engineConfig = { appConfig, initProgressCallback: (report: WebllmLoadProgress) => options.onProgress(report) };
+  if (options.useWorker) {
+    const worker = typeof options.useWorker === 'function' ? options.useWorker() : options.useWorker;
+    if (typeof options.useWorker === 'function') onWorkerCreated(worker);
+    const engine = await webllm.CreateWebWorkerMLCEngine(worker, options.model, engineConfig, options.chatOptions);
+    return { ok: true, engine, contextWindow };
+  }
+  const engine = await webllm.CreateMLCEngine(options.model, engineConfig, options.chatOptions);
+  return { ok: true, engine, contextWindow };
+}
+
+/** The load's result, or a pending answer when it takes longer than `waitMs` or the signal aborts first (the load goes on). */
+async function waitForLoad(loading: Promise<EngineAvailability>, waitMs: number, signal: AbortSignal, model: string): Promise<EngineAvailability> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const waited = await Promise.race([
+    loading,
+    new Promise<EngineAvailability>((resolve) => {
+      if (Number.isFinite(waitMs))
+        timer = setTimeout(() => resolve({ ok: false, pending: true, reason: `the model "${model}" is still loading after ${waitMs} ms; it keeps loading for later compactions` }), waitMs);
+    }),
+    new Promise<EngineAvailability>((resolve) => {
+      onAbort = () => resolve({ ok: false, pending: true, reason: 'aborted while the model was loading' });
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    }),
+  ]);
+  if (timer !== undefined) clearTimeout(timer);
+  if (onAbort) signal.removeEventListener('abort', onAbort);
+  return waited;
+}
+
 /**
  * Loads the engine once, lazily, and hands the same one to every compaction; remembers why it is
  * unavailable (no WebGPU, model missing or failed) for `retryAfterMs`, so later compactions skip at once.
@@ -72,44 +132,6 @@ export function createEngineLoader(options: EngineLoaderOptions) {
   let failedAt = 0;
   let createdWorker: WebllmWorker | undefined;
 
-  const loadWithWebllm = async (): Promise<EngineAvailability> => {
-    const device = await checkWebgpu(options.webgpu ?? {});
-    if (!device.available) return { ok: false, reason: device.reason };
-    let webllm: WebllmModule;
-    try {
-      // Imported here, never at the top: WebLLM is megabytes of code that touches browser APIs on load,
-      // and only a device that can run it should fetch it.
-      webllm = (await import('@mlc-ai/web-llm')) as unknown as WebllmModule;
-    } catch (error) {
-      return { ok: false, reason: `could not load @mlc-ai/web-llm: ${describe(error)}` };
-    }
-    const appConfig = (options.appConfig as { model_list?: ModelRecord[] } | undefined) ?? webllm.prebuiltAppConfig;
-    const record = appConfig.model_list?.find((entry) => entry.model_id === options.model);
-    if (!record) {
-      return {
-        ok: false,
-        reason: `model "${options.model}" is not in WebLLM's model list${options.appConfig ? ' (the appConfig given)' : ''}; pick a model_id from prebuiltAppConfig.model_list or pass appConfig with its record`,
-      };
-    }
-    const fits = await checkWebgpu({
-      ...options.webgpu,
-      requiredFeatures: record.required_features ?? (/f16/.test(record.model_id) ? ['shader-f16'] : []),
-      ...(record.buffer_size_required_bytes === undefined ? {} : { storageBufferBytes: record.buffer_size_required_bytes }),
-      ...(record.vram_required_MB === undefined ? {} : { vramRequiredMB: record.vram_required_MB }),
-    });
-    if (!fits.available) return { ok: false, reason: fits.reason };
-    const contextWindow = options.contextWindow ?? (options.chatOptions?.context_window_size as number | undefined) ?? record.overrides?.context_window_size ?? defaultWindow;
-    const engineConfig = { appConfig, initProgressCallback: (report: WebllmLoadProgress) => options.onProgress(report) };
-    if (options.useWorker) {
-      const worker = typeof options.useWorker === 'function' ? options.useWorker() : options.useWorker;
-      if (typeof options.useWorker === 'function') createdWorker = worker;
-      const engine = await webllm.CreateWebWorkerMLCEngine(worker, options.model, engineConfig, options.chatOptions);
-      return { ok: true, engine, contextWindow };
-    }
-    const engine = await webllm.CreateMLCEngine(options.model, engineConfig, options.chatOptions);
-    return { ok: true, engine, contextWindow };
-  };
-
   const start = (): Promise<EngineAvailability> => {
     const attempt = (async (): Promise<EngineAvailability> => {
       try {
@@ -119,7 +141,9 @@ export function createEngineLoader(options: EngineLoaderOptions) {
           if (typeof engine?.chat?.completions?.create !== 'function') return { ok: false, reason: 'createEngine returned no engine with chat.completions.create' };
           return { ok: true, engine, contextWindow: options.contextWindow ?? defaultWindow };
         }
-        return await loadWithWebllm();
+        return await loadWithWebllm(options, (worker) => {
+          createdWorker = worker;
+        });
       } catch (error) {
         return { ok: false, reason: `the model "${options.model}" failed to load: ${describe(error)}` };
       }
@@ -141,24 +165,7 @@ export function createEngineLoader(options: EngineLoaderOptions) {
         current = undefined;
       }
       if (settled) return settled;
-      const loading = current ?? start();
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let onAbort: (() => void) | undefined;
-      const waited = await Promise.race([
-        loading,
-        new Promise<EngineAvailability>((resolve) => {
-          if (Number.isFinite(waitMs))
-            timer = setTimeout(() => resolve({ ok: false, pending: true, reason: `the model "${options.model}" is still loading after ${waitMs} ms; it keeps loading for later compactions` }), waitMs);
-        }),
-        new Promise<EngineAvailability>((resolve) => {
-          onAbort = () => resolve({ ok: false, pending: true, reason: 'aborted while the model was loading' });
-          if (signal.aborted) onAbort();
-          else signal.addEventListener('abort', onAbort, { once: true });
-        }),
-      ]);
-      if (timer !== undefined) clearTimeout(timer);
-      if (onAbort) signal.removeEventListener('abort', onAbort);
-      return waited;
+      return waitForLoad(current ?? start(), waitMs, signal, options.model);
     },
     /** The last settled state, without starting a load. */
     peek(): EngineAvailability | undefined {
