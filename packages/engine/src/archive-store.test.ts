@@ -1,4 +1,5 @@
-import { type Message, memoryStore, type StorePlugin, type ThresholdPolicyPlugin, type TierPlugin, textOf } from '@ctxkit/core';
+import { type Message, memoryStore, type ThresholdPolicyPlugin, type TierPlugin, textOf } from '@ctxkit/core';
+import { hangingStore } from '@ctxkit/testkit';
 import { tiktokenCounter } from '@ctxkit/tokens';
 import { describe, expect, it } from 'vitest';
 import { createContextManager } from './context-manager.ts';
@@ -79,14 +80,7 @@ describe('conversationId', () => {
 
 describe('a store that does not answer', () => {
   it('bounds each store call by storeTimeoutMs: the archiving tier fails with the reason and the next tier still compacts', async () => {
-    const hanging: StorePlugin<'hanging'> = {
-      specificationVersion: 'v1',
-      kind: 'store',
-      id: 'hanging',
-      getItem: () => new Promise(() => {}),
-      setItem: () => new Promise(() => {}),
-      removeItem: () => new Promise(() => {}),
-    };
+    const hanging = hangingStore();
     const manager = createContextManager({
       model: 'm',
       contextWindow: 100_000,

@@ -14,6 +14,7 @@ export {
   type TierOutputCheck,
 } from './conformance.ts';
 export { type RedisTestServer, type RedisTestServerOptions, redisMissingMessage, redisServerPath, startRedisServer } from './redis-server.ts';
+export { hangingStore } from './hanging-store.ts';
 export { checkStoreConformance, runStoreConformance, type StoreConformanceOptions } from './store-conformance.ts';
 export { deterministicSummarizer, scriptedSummarizer } from './summarizers.ts';
 export { createTierContext } from './tier-context.ts';
