@@ -118,6 +118,8 @@ const ablations: Record<string, CompactToolsOptions> = {
   'without dropping a neutral $schema': { dropDialect: false },
   'without white-space and emphasis clean-up': { cleanDescriptions: false, tidyToolDescriptions: false },
   'without collapsing Optional unions (anyOf [X, null])': { collapseNullable: false },
+  'without terse parameter descriptions (leading article, closing period)': { terseDescriptions: false },
+  'without saying a closing every tool repeats once': { dedupeSharedEnding: false },
   'annotation keywords only (title, examples, default, $comment)': {
     trimDescriptions: false,
     dropRedundantDescriptions: false,
@@ -125,6 +127,8 @@ const ablations: Record<string, CompactToolsOptions> = {
     cleanDescriptions: false,
     tidyToolDescriptions: false,
     collapseNullable: false,
+    terseDescriptions: false,
+    dedupeSharedEnding: false,
   },
 };
 console.log('| rules | saved | change against all rules |\n|---|---:|---:|');

@@ -28,6 +28,13 @@ describe('collapseNullable', () => {
     expect(collapseNullable(schema)).toBeUndefined();
   });
 
+  it('collapses in one pass when a branch description compacts to nothing (found by a property-test run)', () => {
+    const schema = { type: 'array', items: { anyOf: [{ type: 'string', description: '\n' }, { type: 'null' }], description: 'Path' } };
+    const once = compactToolSchema(schema);
+    expect(once).toEqual({ type: 'array', items: { type: ['string', 'null'], description: 'Path' } });
+    expect(compactToolSchema(once)).toEqual(once);
+  });
+
   it('leaves a union that a $ref points into', () => {
     expect(collapseNullable(optional({ type: 'string' }), (keyword) => keyword === 'anyOf')).toBeUndefined();
     const schema = { type: 'object', properties: { a: optional({ type: 'string' }), b: { $ref: '#/properties/a/anyOf/0' } } };

@@ -17,7 +17,7 @@ function deepFreeze<T>(value: T): T {
 const quiet = { onWarning: () => {} };
 const conditional = (inner: object) => Object.fromEntries(['if', 'then', 'else'].map((keyword) => [keyword, inner]));
 const note = { title: 'T', examples: ['x'], default: 'd', $comment: 'c', description: 'Kept sentence. Dropped sentence.' };
-const compactNote = { description: 'Kept sentence.' };
+const compactNote = { description: 'Kept sentence' };
 
 describe('compactToolSchema: annotations', () => {
   it('drops title, examples, default and $comment, and trims descriptions to their first sentence', () => {
@@ -32,8 +32,8 @@ describe('compactToolSchema: annotations', () => {
       }),
     ).toEqual({
       type: 'object',
-      description: 'Search things.',
-      properties: { query: { type: 'string', description: 'What to find, e.g. a symbol.' } },
+      description: 'Search things',
+      properties: { query: { type: 'string', description: 'What to find, e.g. a symbol' } },
       required: ['query'],
     });
   });
@@ -53,9 +53,9 @@ describe('compactToolSchema: annotations', () => {
     expect(compactToolSchema(schema)).toEqual({
       type: 'object',
       properties: {
-        title: { type: 'string', description: 'Issue title.' },
+        title: { type: 'string', description: 'Issue title' },
         default: { type: 'boolean' },
-        description: { type: 'string', description: 'Body text of the issue.' },
+        description: { type: 'string', description: 'Body text of the issue' },
         examples: { type: 'array', items: { type: 'string' } },
         $comment: { type: 'string' },
       },
@@ -134,12 +134,12 @@ describe('compactToolSchema: descriptions', () => {
       properties: {
         issue_number: { type: 'number' },
         per_page: { type: 'number', minimum: 1, maximum: 100, description: 'Results per page' },
-        branch: { type: 'string', description: 'Branch to read from.' },
-        owner: { type: 'string', description: 'account that owns the repository.' },
+        branch: { type: 'string', description: 'Branch to read from' },
+        owner: { type: 'string', description: 'account that owns the repository' },
       },
       required: ['issue_number', 'owner'],
     });
-    expect(compactToolSchema(schema, { dropRedundantDescriptions: false }).properties.issue_number).toEqual({ type: 'number', description: 'The issue number' });
+    expect(compactToolSchema(schema, { dropRedundantDescriptions: false }).properties.issue_number).toEqual({ type: 'number', description: 'issue number' });
   });
 
   it('cleans white space and emphasis, or keeps the text as written when asked', () => {

@@ -1,7 +1,7 @@
 import { CtxkitError } from '@ctxkit/core';
 import { collapseNullable } from './collapse-nullable.ts';
 import { type CompactionWarning, compactionWarning, defaultWarningHandler } from './compaction-warning.ts';
-import { collapseWhitespace, dropRequirednessNote, stripEmphasis } from './description-text.ts';
+import { collapseWhitespace, dropRequirednessNote, stripEmphasis, terseDescription } from './description-text.ts';
 import { firstSentence } from './first-sentence.ts';
 import { inspectSchema, type SchemaIssue } from './inspect-schema.ts';
 import { dropRestatedNotes, restatesSchema } from './redundant-description.ts';
@@ -20,6 +20,11 @@ export interface CompactSchemaOptions {
   dropRedundantDescriptions?: boolean;
   /** Collapse white space and remove `**emphasis**` markup in parameter descriptions. @default true */
   cleanDescriptions?: boolean;
+  /**
+   * Write one-sentence parameter descriptions tersely: no leading "The" / "A" / "An", no closing period
+   * ("The base of the triangle." becomes "base of the triangle"; see `terseDescription`). @default true
+   */
+  terseDescriptions?: boolean;
   /**
    * Drop every parameter description: the ceiling for parameter-level savings, and a real loss of
    * guidance for the model; measure with `compareToolChoice` before using it. @default false
@@ -88,7 +93,7 @@ function copyJson(value: unknown): unknown {
 export function compactDescription(
   description: string,
   context: { name?: string | undefined; required?: boolean | undefined; schema: unknown },
-  options: Pick<CompactSchemaOptions, 'trimDescriptions' | 'dropRedundantDescriptions' | 'cleanDescriptions' | 'dropDescriptions'> = {},
+  options: Pick<CompactSchemaOptions, 'trimDescriptions' | 'dropRedundantDescriptions' | 'cleanDescriptions' | 'terseDescriptions' | 'dropDescriptions'> = {},
 ): string {
   if (options.dropDescriptions) return '';
   const redundant = options.dropRedundantDescriptions ?? true;
@@ -101,10 +106,31 @@ export function compactDescription(
     if (options.trimDescriptions ?? true) text = firstSentence(text);
     if (redundant) text = dropRestatedNotes(text, context);
     text = clean ? collapseWhitespace(text) : text.trim();
+    if (options.terseDescriptions ?? true) text = terseDescription(text);
     if (text === before) break;
   }
   if (redundant && restatesSchema(text, { name: context.name, schema: context.schema })) return '';
   return text;
+}
+
+/**
+ * The node as the Optional-union rule must judge it: without the annotations this walk drops anyway,
+ * and without a branch description that compacts to nothing ("\n", "The value"). Judged on the node as
+ * written, such a description would block the rule on the first pass and not on the second.
+ */
+function unionView(original: Record<string, unknown>, pointer: string, walk: Walk): Record<string, unknown> {
+  const droppedHere = (keyword: string) => walk.dropped.has(keyword) && !walk.referencedPaths.has(pointer + escapeSegment(keyword));
+  const view = Object.fromEntries(Object.entries(original).filter(([keyword]) => !droppedHere(keyword)));
+  for (const keyword of ['anyOf', 'oneOf']) {
+    const branches = view[keyword];
+    if (!Array.isArray(branches)) continue;
+    view[keyword] = branches.map((branch) => {
+      if (!isRecord(branch) || typeof branch.description !== 'string' || compactDescription(branch.description, { schema: branch }, walk.options) !== '') return branch;
+      const { description: _dropped, ...rest } = branch;
+      return rest;
+    });
+  }
+  return view;
 }
 
 function compactNode(original: unknown, pointer: string, context: NodeContext, walk: Walk): unknown {
@@ -112,12 +138,8 @@ function compactNode(original: unknown, pointer: string, context: NodeContext, w
   // The Optional-union rule sees the node without the annotations this walk drops anyway: otherwise an
   // annotation both sides carry would block it on the first pass and not on the second (not idempotent).
   // It runs before the walk, so a description it lifts from the branch is compacted as the property's.
-  const droppedHere = (keyword: string) => walk.dropped.has(keyword) && !walk.referencedPaths.has(pointer + escapeSegment(keyword));
   const node =
-    (walk.options.collapseNullable ?? true)
-      ? (collapseNullable(Object.fromEntries(Object.entries(original).filter(([keyword]) => !droppedHere(keyword))), (keyword) => walk.referencedPaths.has(pointer + escapeSegment(keyword))) ??
-        original)
-      : original;
+    (walk.options.collapseNullable ?? true) ? (collapseNullable(unionView(original, pointer, walk), (keyword) => walk.referencedPaths.has(pointer + escapeSegment(keyword))) ?? original) : original;
   const requiredList = Array.isArray(node.required) ? new Set(node.required.filter((name): name is string => typeof name === 'string')) : new Set<string>();
   const entries: [string, unknown][] = [];
   for (const [keyword, value] of Object.entries(node)) {

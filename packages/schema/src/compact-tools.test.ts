@@ -9,7 +9,7 @@ const schema = {
   properties: { path: { type: 'string', description: 'File to read. Relative to the root.', examples: ['a.ts'] } },
   required: ['path'],
 };
-const compactSchema = { type: 'object', properties: { path: { type: 'string', description: 'File to read.' } }, required: ['path'] };
+const compactSchema = { type: 'object', properties: { path: { type: 'string', description: 'File to read' } }, required: ['path'] };
 const description = 'Reads a file.\nUse it before editing.  \n';
 const tidied = 'Reads a file.\nUse it before editing.';
 
@@ -24,7 +24,8 @@ describe('compactTools: shapes', () => {
       { type: 'web_search_preview' },
       { type: 'bash_20250124', name: 'bash' },
     ];
-    expect(compactTools(tools)).toEqual([
+    // Five tools ending alike would have that ending said once; see the shared-ending tests.
+    expect(compactTools(tools, { dedupeSharedEnding: false })).toEqual([
       { name: 'read', title: 'Read', description: tidied, inputSchema: compactSchema, annotations: { readOnlyHint: true } },
       { type: 'function', function: { name: 'read', description: tidied, parameters: compactSchema, strict: false } },
       { type: 'function', name: 'read', description: tidied, parameters: compactSchema },
@@ -62,6 +63,42 @@ describe('compactTools: tool descriptions', () => {
 
   it('trims them to the first sentence when asked', () => {
     expect(compactTools(tools, { trimToolDescriptions: true })[0]!.description).toBe('Reads a file.');
+  });
+});
+
+describe('compactTools: a closing every description repeats', () => {
+  const note = 'Note that the provided function is in Python 3 syntax.';
+  const tool = (name: string, description: string) => ({ name, description, parameters: { type: 'object', properties: {} } });
+  const set = [tool('area', `Calculate an area. ${note}`), tool('hypot', `Calculate the norm.\nIt is the hypotenuse. ${note}`), tool('roots', `Find the roots. ${note}`)];
+
+  it('is said once, on the first tool, and reported', () => {
+    const result = compactToolsChecked(set);
+    expect(result.tools.map((entry) => entry.description)).toEqual([`Calculate an area. ${note}`, 'Calculate the norm.\nIt is the hypotenuse.', 'Find the roots.']);
+    expect(result.sharedEnding).toBe(note);
+    // Compacting again changes nothing: the ending is no longer on every tool.
+    expect(compactTools(result.tools)).toEqual(result.tools);
+  });
+
+  it('takes every sentence the descriptions share at the end, never a whole description', () => {
+    const two = `${note} Do not guess arguments.`;
+    const tools = [tool('a', `Adds. ${two}`), tool('b', `Removes. ${two}`), tool('c', `Lists. ${two}`)];
+    expect(compactToolsChecked(tools).sharedEnding).toBe(two);
+    const whole = [tool('a', note), tool('b', `Removes. ${note}`), tool('c', `Lists. ${note}`)];
+    expect(compactToolsChecked(whole).tools).toEqual(whole);
+  });
+
+  it('leaves the set alone when one tool lacks the ending, has no description, or there are only two', () => {
+    for (const tools of [[...set, tool('sort', 'Sort a list.')], [...set, { name: 'bare', parameters: { type: 'object' } }], set.slice(0, 2)]) {
+      const result = compactToolsChecked(tools);
+      expect(result.sharedEnding).toBeUndefined();
+      expect(result.tools).toEqual(tools);
+    }
+  });
+
+  it('does not cut inside a sentence, and can be turned off', () => {
+    const tools = [tool('a', 'Reads the file. Python 3 syntax.'), tool('b', 'Writes it in Python 3 syntax.'), tool('c', 'Lists all. Python 3 syntax.')];
+    expect(compactTools(tools)).toEqual(tools);
+    expect(compactTools(set, { dedupeSharedEnding: false })).toEqual(set);
   });
 });
 

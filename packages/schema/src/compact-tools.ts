@@ -3,7 +3,7 @@ import { compactionWarning, defaultWarningHandler } from './compaction-warning.t
 import { type CompactSchemaOptions, compactSchemaChecked } from './compact-tool-schema.ts';
 import { CtxkitError } from '@ctxkit/core';
 import { collapseWhitespace, stripEmphasis, tidyWhitespace } from './description-text.ts';
-import { firstSentence } from './first-sentence.ts';
+import { firstSentence, sentenceStarts } from './first-sentence.ts';
 import { isRecord } from './schema-keywords.ts';
 import { type ToolDefinition, toolParts, toolShape, withToolParts } from './tool-shapes.ts';
 
@@ -19,6 +19,14 @@ export interface CompactToolsOptions extends CompactSchemaOptions {
    * extra blank lines); line breaks, indentation and markup stay. @default true
    */
   tidyToolDescriptions?: boolean;
+  /**
+   * Say a repeated closing once: when every compacted tool's description (at least three) ends with the
+   * same sentences ("Note that the provided function is in Python 3 syntax."), the first tool keeps them
+   * and the rest drop them; `sharedEnding` reports what was moved. It looks at the whole list, so adding
+   * a tool without that ending brings it back on every tool (a new cached prefix); fix the list, or turn
+   * this off, when tools come and go between requests. @default true
+   */
+  dedupeSharedEnding?: boolean;
 }
 
 /** What {@link compactToolsChecked} did, tool by tool. */
@@ -28,6 +36,8 @@ export interface ToolsCompaction<Tool> {
   outcomes: ('compacted' | 'passed-through' | 'provider-defined')[];
   /** Indices of tools whose root `$schema` was dropped. */
   droppedDialect: number[];
+  /** The closing sentences every description repeated, now kept on the first tool only (`dedupeSharedEnding`). */
+  sharedEnding?: string;
   warnings: CompactionWarning[];
 }
 
@@ -96,7 +106,49 @@ export function compactToolsChecked<Tool>(tools: readonly Tool[], options: Compa
     result.tools.push(withToolParts(tool, shape, { description, schema, hasSchema: parts.hasSchema }) as Tool);
     result.outcomes.push('compacted');
   });
+  if (options.dedupeSharedEnding ?? true) sayEndingOnce(result);
   return result;
+}
+
+/** The closing sentences every description ends with, leaving each a sentence of its own; longest first. */
+export function sharedEnding(descriptions: readonly string[]): string | undefined {
+  if (descriptions.length < minToolsSharing) return undefined;
+  const [first, ...rest] = descriptions as [string, ...string[]];
+  for (const start of sentenceStarts(first).slice(1)) {
+    const ending = first.slice(start);
+    if (
+      rest.every(
+        (description) =>
+          description.endsWith(ending) &&
+          sentenceStarts(description)
+            .slice(1)
+            .includes(description.length - ending.length),
+      )
+    )
+      return ending;
+  }
+  return undefined;
+}
+
+const minToolsSharing = 3;
+
+/** The set-wide step on compacted tool descriptions: a closing every one repeats is said once. */
+function sayEndingOnce<Tool>(result: ToolsCompaction<Tool>): void {
+  const compacted = result.tools.flatMap((tool, index) => {
+    if (result.outcomes[index] !== 'compacted') return [];
+    const shape = toolShape(tool)!;
+    const parts = toolParts(tool as Record<string, unknown>, shape);
+    return typeof parts.description === 'string' ? [{ index, tool: tool as Record<string, unknown>, shape, parts, description: parts.description }] : [];
+  });
+  // Every compacted tool must carry the ending: one without a description never said it.
+  const everyDescribed = compacted.length === result.outcomes.filter((outcome) => outcome === 'compacted').length;
+  const ending = everyDescribed ? sharedEnding(compacted.map(({ description }) => description)) : undefined;
+  if (ending === undefined) return;
+  result.sharedEnding = ending;
+  for (const { index, tool, shape, parts, description } of compacted.slice(1)) {
+    const text = description.slice(0, -ending.length).trimEnd();
+    result.tools[index] = withToolParts(tool, shape, { description: text, schema: parts.schema, hasSchema: parts.hasSchema }) as Tool;
+  }
 }
 
 /**

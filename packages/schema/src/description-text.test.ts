@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collapseWhitespace, dropRequirednessNote, stripEmphasis, tidyWhitespace } from './description-text.ts';
+import { collapseWhitespace, dropRequirednessNote, stripEmphasis, terseDescription, tidyWhitespace } from './description-text.ts';
 
 describe('collapseWhitespace', () => {
   it('makes one line of any white space', () => {
@@ -39,5 +39,33 @@ describe('dropRequirednessNote', () => {
     expect(dropRequirednessNote('Required for run_workflow.', false)).toBe('Required for run_workflow.');
     expect(dropRequirednessNote('Optional if body is set.', false)).toBe('Optional if body is set.');
     expect(dropRequirednessNote('Optionally, a label.', false)).toBe('Optionally, a label.');
+  });
+});
+
+describe('terseDescription', () => {
+  it.each([
+    ['The base of the triangle.', 'base of the triangle'],
+    ['A list of labels to apply', 'list of labels to apply'],
+    ['an `owner/repo` slug.', '`owner/repo` slug'],
+    ['Number of results.', 'Number of results'],
+  ])('drops the leading article and closing period: %j', (text, terse) => {
+    expect(terseDescription(text)).toBe(terse);
+    expect(terseDescription(terse)).toBe(terse);
+  });
+
+  it.each([
+    ['an abbreviation', 'Languages to check, e.g. Python, Go, etc.'],
+    ['an ellipsis', 'Keeps going...'],
+    ['a single letter, read as an initial', 'Coefficient of x.'],
+    ['two sentences', 'Branch to read. Defaults to main.'],
+    ['a question', 'Which branch?'],
+  ])('keeps the period after %s', (_case, text) => {
+    expect(terseDescription(text)).toBe(text);
+  });
+
+  it('keeps an article that is the whole text or part of a word', () => {
+    expect(terseDescription('The')).toBe('The');
+    expect(terseDescription('Theme name')).toBe('Theme name');
+    expect(terseDescription('A/B test bucket')).toBe('A/B test bucket');
   });
 });

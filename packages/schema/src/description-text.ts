@@ -3,6 +3,8 @@
  * markers, and the "Optional:" / "(required)" notes that restate the schema's `required` list.
  */
 
+import { periodIsNotAnEnd, sentenceStarts } from './first-sentence.ts';
+
 /**
  * Collapses white space: every run (newlines included) becomes one space, ends trimmed. For
  * parameter descriptions, which are short and read as one line.
@@ -75,5 +77,22 @@ export function dropRequirednessNote(text: string, required: boolean): string {
   else if (!required) result = result.replace(leadingAdjective, '');
   const trail = trailingNote.exec(result);
   if (trail && (trail[1]!.toLowerCase() === 'required') === required) result = result.slice(0, trail.index);
+  return result;
+}
+
+// "The base of the triangle": an article before a word (or a code span, quote or bracket), never the whole text.
+const leadingArticle = /^(?:the|an|a)\s+(?=[\p{L}\p{N}`'"([])/iu;
+
+/**
+ * Writes a one-sentence parameter description tersely: a leading article ("The", "A", "An") and the
+ * closing period go, which a model reads the same and which cost a token each on every request. A
+ * period that belongs to an abbreviation ("etc.", "e.g.") or an ellipsis stays, and so does the period of
+ * a description with more than one sentence.
+ * @example terseDescription('The base of the triangle.') // 'base of the triangle'
+ */
+export function terseDescription(text: string): string {
+  let result = text.replace(leadingArticle, '');
+  const last = result.length - 1;
+  if (result[last] === '.' && sentenceStarts(result).length === 1 && !periodIsNotAnEnd(result, last)) result = result.slice(0, last).trimEnd();
   return result;
 }

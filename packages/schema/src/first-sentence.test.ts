@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstSentence } from './first-sentence.ts';
+import { firstSentence, sentenceStarts } from './first-sentence.ts';
 
 describe('firstSentence', () => {
   it.each([
@@ -44,5 +44,14 @@ describe('firstSentence', () => {
 
   it('takes a single word as a sentence with minWords: 1', () => {
     expect(firstSentence('Deprecated. Use q instead. Old.', { minWords: 1 })).toBe('Deprecated.');
+  });
+});
+
+describe('sentenceStarts', () => {
+  it('finds every sentence by the same rules, however short', () => {
+    const text = 'Adds a file, e.g. src/app.ts. Note: runs in Python 3.  Done.';
+    expect(sentenceStarts(text).map((start) => text.slice(start, start + 4))).toEqual(['Adds', 'Note', 'Done']);
+    expect(sentenceStarts('  One sentence only')).toEqual([2]);
+    expect(sentenceStarts(' \n ')).toEqual([]);
   });
 });

@@ -70,7 +70,7 @@ function atLineStart(text: string, index: number): boolean {
 }
 
 /** True when the period at `index` belongs to an abbreviation, a list marker, an initial or an ellipsis. */
-function periodIsNotAnEnd(text: string, index: number): boolean {
+export function periodIsNotAnEnd(text: string, index: number): boolean {
   if (text[index - 1] === '.' || text[index + 1] === '.') return true; // an ellipsis
   const word = wordBefore(text, index);
   const lower = word.toLowerCase();
@@ -105,6 +105,24 @@ export function firstSentence(text: string, options: { minWords?: number } = {})
   while (start < text.length && /\s/.test(text[start]!)) start++;
   const end = sentenceEnd(text, start, minWords);
   return end === undefined ? text.trim() : text.slice(0, end).trim();
+}
+
+/**
+ * Where each sentence of a text starts, by the rules of {@link firstSentence} (every sentence counts,
+ * however short): `[0]` for one sentence, `[]` for blank text. Leading white space is skipped.
+ * @example sentenceStarts('Adds a file. Note: in Python 3.') // [0, 13]
+ */
+export function sentenceStarts(text: string): number[] {
+  const starts: number[] = [];
+  let start = 0;
+  for (;;) {
+    while (start < text.length && /\s/.test(text[start]!)) start++;
+    if (start >= text.length) return starts;
+    starts.push(start);
+    const end = sentenceEnd(text, start, 1);
+    if (end === undefined) return starts;
+    start = end;
+  }
 }
 
 function wordCount(text: string): number {

@@ -30,8 +30,8 @@ assert.deepEqual(compactTools(tools), [
       properties: {
         owner: { type: 'string', description: 'Repository owner (username or organization)' },
         repo: { type: 'string', description: 'Repository name' },
-        state: { type: 'string', enum: ['open', 'closed'], description: 'Filter by state.' },
-        title: { type: 'string', description: 'Only issues whose title contains this text.' },
+        state: { type: 'string', enum: ['open', 'closed'], description: 'Filter by state' },
+        title: { type: 'string', description: 'Only issues whose title contains this text' },
         perPage: { type: 'number', minimum: 1, maximum: 100, description: 'Results per page for pagination' },
       },
       required: ['owner', 'repo'],
