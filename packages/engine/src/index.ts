@@ -30,4 +30,4 @@ export {
   taskSource,
   todosSource,
 } from './reinjection-sources.ts';
-export { loadTools, type ToolLoader, type ToolLoading, type ToolLoadingReport } from './tool-loader.ts';
+export { type LoadedTools, loadTools, type ToolLoader, type ToolLoading, type ToolLoadingReport } from './tool-loader.ts';

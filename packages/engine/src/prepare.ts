@@ -5,7 +5,7 @@ import { decideWindow, type WindowDecision } from './decide-window.ts';
 import type { ManagerParts } from './manager-parts.ts';
 import type { PrepareOptions, PrepareReport, PrepareResult } from './manager-types.ts';
 import { buildPrepareReport, type StepFindings } from './prepare-report.ts';
-import { loadTools } from './tool-loader.ts';
+import { type LoadedTools, loadTools } from './tool-loader.ts';
 
 /** The request one prepare works on: the transcript, the serving model and the tools it sends. */
 interface PrepareRequest {
@@ -13,7 +13,7 @@ interface PrepareRequest {
   readonly model: string;
   readonly tools: readonly unknown[] | undefined;
   /** What the tool loader decided, when one is set. */
-  readonly loading: ReturnType<typeof loadTools> | undefined;
+  readonly loading: LoadedTools | undefined;
   readonly measureOptions: MeasureOptions;
 }
 
@@ -30,11 +30,17 @@ function validateRequest(parts: ManagerParts, messages: readonly Message[]): voi
 }
 
 /** The model, and the tools this request sends: the tool loader's choice, else the call's, else the manager's. */
-function loadRequestTools(parts: ManagerParts, messages: readonly Message[], prepareOptions: PrepareOptions): PrepareRequest {
+function requestWith(parts: ManagerParts, messages: readonly Message[], prepareOptions: PrepareOptions, loading: LoadedTools | undefined): PrepareRequest {
   const model = prepareOptions.model ?? parts.options.model;
-  const loading = parts.options.toolLoader ? loadTools(parts.options.toolLoader, messages) : undefined;
   const tools = loading?.tools ?? prepareOptions.tools ?? parts.options.tools;
   return { messages, model, tools, loading, measureOptions: { ...(tools ? { tools } : {}), model } };
+}
+
+/** The request, once the tool loader (when one is set) has answered; synchronous loaders answer without an await. */
+function loadRequestTools(parts: ManagerParts, messages: readonly Message[], prepareOptions: PrepareOptions): PrepareRequest | Promise<PrepareRequest> {
+  const loading = parts.options.toolLoader ? loadTools(parts.options.toolLoader, messages) : undefined;
+  if (loading instanceof Promise) return loading.then((loaded) => requestWith(parts, messages, prepareOptions, loaded));
+  return requestWith(parts, messages, prepareOptions, loading);
 }
 
 /** Measures the request once for this step, and tells the compaction depth and the breaker (a refill is announced). */
@@ -93,7 +99,8 @@ function reportResult(parts: ManagerParts, request: PrepareRequest, messages: re
  */
 export async function prepare(parts: ManagerParts, messages: readonly Message[], prepareOptions: PrepareOptions = {}): Promise<PrepareResult> {
   validateRequest(parts, messages);
-  const request = loadRequestTools(parts, messages, prepareOptions);
+  const loaded = loadRequestTools(parts, messages, prepareOptions);
+  const request = loaded instanceof Promise ? await loaded : loaded;
   const window = await decideWindow(parts, request.model, prepareOptions.signal);
   const { measurement: measured, refill } = measureRequest(parts, request, window);
   const { measurement, decision } = await decideToCompact(parts, request, measured, window.threshold);

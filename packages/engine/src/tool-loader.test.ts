@@ -65,4 +65,20 @@ describe('toolLoader', () => {
     await expect(manager.prepare(transcript([]))).rejects.toThrow(/toolLoader\.toolsFor must return/);
     await expect(manager.prepare(transcript([]))).rejects.toSatisfy((error) => CtxkitError.isInstance(error, 'INVALID_PLUGIN'));
   });
+
+  it('waits for a loader that answers with a promise (an asynchronous embedder behind its search)', async () => {
+    const inner = callingLoader();
+    const asyncLoader: ToolLoader = { toolsFor: (messages) => new Promise((resolve) => setTimeout(() => resolve(inner.toolsFor(messages)), 1)) };
+    const manager = createContextManager({ model: 'm', contextWindow: 200_000, tools: allTools, toolLoader: asyncLoader, plugins: [tiktokenCounter('o200k_base')] });
+    const result = await manager.prepare(transcript(['tool_3']));
+    expect(result.tools?.map((entry) => (entry as { name: string }).name)).toEqual(['search_tools', 'tool_3']);
+    expect(result.report.tools).toMatchObject({ sent: 2, loaded: ['tool_3'] });
+    const failing: ToolLoader = { toolsFor: () => Promise.reject(new Error('embedding API down')) };
+    const broken = createContextManager({ model: 'm', contextWindow: 200_000, toolLoader: failing, plugins: [tiktokenCounter('o200k_base')] });
+    await expect(broken.prepare(transcript([]))).rejects.toThrow('embedding API down');
+    const empty = { toolsFor: async () => ({ deferred: [] }) } as unknown as ToolLoader;
+    await expect(createContextManager({ model: 'm', contextWindow: 200_000, toolLoader: empty, plugins: [tiktokenCounter('o200k_base')] }).prepare(transcript([]))).rejects.toSatisfy((error) =>
+      CtxkitError.isInstance(error, 'INVALID_PLUGIN'),
+    );
+  });
 });

@@ -18,7 +18,8 @@ export interface ToolLoading {
  * append-only, so the cached prompt prefix survives.
  */
 export interface ToolLoader {
-  toolsFor(messages: readonly Message[]): ToolLoading;
+  /** The tools for this request; a promise when the loader has to wait (an asynchronous embedder behind its search). */
+  toolsFor(messages: readonly Message[]): ToolLoading | PromiseLike<ToolLoading>;
 }
 
 /** The part of a prepare report about deferred tools. */
@@ -30,12 +31,24 @@ export interface ToolLoadingReport {
   loaded: readonly string[];
 }
 
+/** The tools one request sends and what the report says of them. */
+export interface LoadedTools {
+  tools: readonly unknown[];
+  report: ToolLoadingReport;
+}
+
 /**
- * Asks the loader for this request's tools and checks what it returned.
- * @throws CtxkitError INVALID_PLUGIN when the loader returns no `tools` array
+ * Asks the loader for this request's tools and checks what it returned: at once for a loader that
+ * answers at once (no extra turn of the event loop), else a promise.
+ * @throws CtxkitError INVALID_PLUGIN when the loader returns no `tools` array (a rejection when it answered with a promise)
  */
-export function loadTools(loader: ToolLoader, messages: readonly Message[]): { tools: readonly unknown[]; report: ToolLoadingReport } {
+export function loadTools(loader: ToolLoader, messages: readonly Message[]): LoadedTools | Promise<LoadedTools> {
   const loading = loader.toolsFor(messages);
+  if (loading !== null && typeof (loading as PromiseLike<ToolLoading>)?.then === 'function') return Promise.resolve(loading).then(checkLoading);
+  return checkLoading(loading as ToolLoading);
+}
+
+function checkLoading(loading: ToolLoading): LoadedTools {
   if (!loading || !Array.isArray(loading.tools)) {
     throw new CtxkitError({ code: 'INVALID_PLUGIN', source: 'engine', message: 'toolLoader.toolsFor must return { tools: [...], deferred, found, loaded }' });
   }

@@ -114,3 +114,45 @@ describe('deferTools', () => {
     expect(() => deferTools(tools).toolsFor('x' as never)).toThrow(/toolsFor takes the transcript as an array/);
   });
 });
+
+describe('deferTools with an asynchronous embedder', () => {
+  // "rain" and "forecast" meet "weather" only through the embedder: the request shares no word with the tool.
+  const concept = (text: string) => {
+    const lower = text.toLowerCase();
+    return [/weather|forecast|rain/.test(lower) ? 1 : 0, /email|mail/.test(lower) ? 1 : 0, /pull|issue|github/.test(lower) ? 1 : 0, 0.01];
+  };
+  const embed = (text: string) => new Promise<number[]>((resolve) => setTimeout(() => resolve(concept(text)), 1));
+  const searchCall = (id: string, query: string) => ({ id, name: 'search_tools', arguments: JSON.stringify({ query, limit: 1 }) });
+
+  it('answers a search call through handleAsync, finding a tool by meaning, and handle says to use it', async () => {
+    const deferred = deferTools(tools, { alwaysLoaded: ['read_file'], search: { semantic: { embed } } });
+    await deferred.ready;
+    expect(() => deferred.handle(searchCall('c1', 'will it pour tomorrow, rain?'))).toThrow(/handleAsync\(\) \/ toolsForAsync\(\)/);
+    expect(await deferred.handleAsync(searchCall('c1', 'will it pour tomorrow, rain?'))).toBe('Loaded 1 tool, callable from your next turn:\n- get_weather: Weather forecast for a city.');
+    expect(names(deferred.tools)).toEqual(['read_file', 'search_tools', 'get_weather']);
+    expect(await deferred.handleAsync({ name: 'get_weather' })).toBeUndefined();
+  });
+
+  it('loads from a transcript through toolsForAsync, in the order of the calls', async () => {
+    const deferred = deferTools(tools, { search: { semantic: { embed } } });
+    const messages: Message[] = [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'search_tools', arguments: JSON.stringify({ query: 'mail my boss', limit: 1 }) }] },
+      { role: 'tool', toolCallId: 'a', content: 'Loaded' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'b', name: 'list_issues', arguments: '{}' }] },
+      { role: 'tool', toolCallId: 'b', content: '[]' },
+    ];
+    const loading = await deferred.toolsForAsync(messages);
+    expect(loading.loaded).toEqual(['send_email', 'list_issues']);
+    expect(loading.found).toEqual(['send_email']);
+    expect(names(loading.tools)).toEqual(['search_tools', 'send_email', 'list_issues']);
+    expect((await deferred.toolsForAsync(messages)).loaded).toEqual(['send_email', 'list_issues']);
+  });
+
+  it('rejects, loading nothing, when the embedder fails on the query', async () => {
+    const failing = (text: string) => (text.includes('boom') ? Promise.reject(new Error('quota exceeded')) : embed(text));
+    const deferred = deferTools(tools, { search: { semantic: { embed: failing } } });
+    await expect(deferred.handleAsync(searchCall('c1', 'boom'))).rejects.toThrow(/semantic\.embed threw on the query "boom": quota exceeded/);
+    expect(deferred.loaded).toEqual([]);
+  });
+});

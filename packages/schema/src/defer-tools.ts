@@ -1,7 +1,7 @@
 import { CtxkitError, type Message } from '@ctxkit/core';
 import { firstSentence } from './first-sentence.ts';
 import { isRecord } from './schema-keywords.ts';
-import { createToolSearch, type ToolSearchOptions, toolSearchText } from './tool-search.ts';
+import { createToolSearch, type ToolMatch, type ToolSearchOptions, toolSearchText } from './tool-search.ts';
 import { type ToolShape, toolShape } from './tool-shapes.ts';
 
 /** Options for {@link deferTools}. */
@@ -58,6 +58,11 @@ export interface DeferredTools<Tool> {
    */
   handle(call: DeferredToolCall): string | undefined;
   /**
+   * `handle` for any embedder: with `search.semantic` answering with a promise, `handle` throws and
+   * this is the one to call. Rejects with the `ToolEmbeddingError` of a failed embedding (nothing is loaded then).
+   */
+  handleAsync(call: DeferredToolCall): Promise<string | undefined>;
+  /**
    * A deferred (or loaded) tool by name, loading it: for a call the model made to a tool it never
    * searched for. Undefined for a name that is not one of the tools.
    */
@@ -67,6 +72,13 @@ export interface DeferredTools<Tool> {
    * the list to send: the hook `createContextManager({ toolLoader })` calls on every `prepare`.
    */
   toolsFor(messages: readonly Message[]): ToolLoading<Tool>;
+  /**
+   * `toolsFor` for any embedder: the engine accepts it as a tool loader,
+   * `createContextManager({ toolLoader: { toolsFor: (messages) => deferred.toolsForAsync(messages) } })`.
+   */
+  toolsForAsync(messages: readonly Message[]): Promise<ToolLoading<Tool>>;
+  /** Settles once the search index has embedded every tool (at once without an asynchronous embedder). */
+  readonly ready: Promise<void>;
 }
 
 function invalid(message: string): never {
@@ -116,6 +128,38 @@ function parseArguments(raw: DeferredToolCall['arguments']): Record<string, unkn
     return isRecord(parsed) ? parsed : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** The query and count a search call asks for, or the text to answer a malformed call with. */
+function searchRequest(args: Record<string, unknown> | undefined, searchToolName: string, limit: number): { query: string; count: number } | string {
+  const query = args?.query;
+  if (typeof query !== 'string' || query.trim() === '') return `${searchToolName} needs {"query": "what you want to do"}; nothing was loaded.`;
+  const asked = args?.limit;
+  return { query, count: typeof asked === 'number' && Number.isInteger(asked) && asked >= 1 ? Math.min(asked, 20) : limit };
+}
+
+/** The tool result of a search that loaded `matches`: each name with its description's first sentence. */
+function describeLoaded(matches: readonly ToolMatch<unknown>[]): string {
+  const lines = matches.map((match) => {
+    const summary = firstSentence(toolSearchText(match.tool)?.description ?? '').replace(/\s+/g, ' ');
+    return `- ${match.name}${summary === '' ? '' : `: ${summary}`}`;
+  });
+  return `Loaded ${matches.length} tool${matches.length === 1 ? '' : 's'}, callable from your next turn:\n${lines.join('\n')}`;
+}
+
+/** What a transcript asks for, in order: searches not answered yet (marked answered now), and tools called by name. */
+function* transcriptActions(messages: readonly Message[], searchToolName: string, answeredCalls: Set<string>): Generator<{ search: Record<string, unknown> | undefined } | { load: string }> {
+  if (!Array.isArray(messages)) invalid(`toolsFor takes the transcript as an array of messages, got ${typeof messages}`);
+  for (const message of messages) {
+    if (message?.role !== 'assistant' || !Array.isArray(message.toolCalls)) continue;
+    for (const call of message.toolCalls) {
+      if (call.name !== searchToolName) yield { load: call.name };
+      else if (!answeredCalls.has(call.id)) {
+        answeredCalls.add(call.id);
+        yield { search: parseArguments(call.arguments) };
+      }
+    }
   }
 }
 
@@ -175,34 +219,44 @@ export function deferTools<Tool>(tools: readonly Tool[], options: DeferToolsOpti
   };
   const current = (): Tool[] => [...base, searchTool, ...loaded.map((name) => tools[positionOf.get(name)!]!)];
 
-  const answer = (args: Record<string, unknown> | undefined): string => {
-    const query = args?.query;
-    if (typeof query !== 'string' || query.trim() === '') return `${searchToolName} needs {"query": "what you want to do"}; nothing was loaded.`;
-    const asked = args?.limit;
-    const count = typeof asked === 'number' && Number.isInteger(asked) && asked >= 1 ? Math.min(asked, 20) : limit;
-    const matches = index
-      .rank(query, { limit: count + always.size })
-      .filter((match) => !always.has(match.name))
-      .slice(0, count);
+  /** Loads what a search found and says so, in the tool result's words. */
+  const report = (query: string, count: number, ranked: readonly ToolMatch<Tool>[]): string => {
+    const matches = ranked.filter((match) => !always.has(match.name)).slice(0, count);
     if (matches.length === 0) return `No tool matched ${JSON.stringify(query)}. Try other words.`;
-    const lines = matches.map((match) => {
+    for (const match of matches) {
       if (!foundSet.has(match.name)) {
         foundSet.add(match.name);
         found.push(match.name);
       }
       load(match.name);
-      const summary = firstSentence(toolSearchText(match.tool)?.description ?? '').replace(/\s+/g, ' ');
-      return `- ${match.name}${summary === '' ? '' : `: ${summary}`}`;
-    });
-    return `Loaded ${matches.length} tool${matches.length === 1 ? '' : 's'}, callable from your next turn:\n${lines.join('\n')}`;
+    }
+    return describeLoaded(matches);
+  };
+  const answer = (args: Record<string, unknown> | undefined): string => {
+    const asked = searchRequest(args, searchToolName, limit);
+    if (typeof asked === 'string') return asked;
+    return report(asked.query, asked.count, index.rank(asked.query, { limit: asked.count + always.size }));
+  };
+  const answerAsync = async (args: Record<string, unknown> | undefined): Promise<string> => {
+    const asked = searchRequest(args, searchToolName, limit);
+    if (typeof asked === 'string') return asked;
+    return report(asked.query, asked.count, await index.rankAsync(asked.query, { limit: asked.count + always.size }));
   };
 
-  const handle = (call: DeferredToolCall): string | undefined => {
-    if (!isRecord(call) || call.name !== searchToolName) return undefined;
+  /** The search call's arguments to answer, or undefined for a call of another tool; marks it answered. */
+  const searchCall = (call: DeferredToolCall): Record<string, unknown> | undefined | false => {
+    if (!isRecord(call) || call.name !== searchToolName) return false;
     if (typeof call.id === 'string') answeredCalls.add(call.id);
-    return answer(parseArguments(call.arguments));
+    return parseArguments(call.arguments);
   };
-
+  const handle = (call: DeferredToolCall): string | undefined => {
+    const args = searchCall(call);
+    return args === false ? undefined : answer(args);
+  };
+  const handleAsync = async (call: DeferredToolCall): Promise<string | undefined> => {
+    const args = searchCall(call);
+    return args === false ? undefined : answerAsync(args);
+  };
   const state = (): ToolLoading<Tool> => ({
     tools: current(),
     deferred: deferredNames.filter((name) => !loadedSet.has(name)),
@@ -226,6 +280,7 @@ export function deferTools<Tool>(tools: readonly Tool[], options: DeferToolsOpti
       return [...loaded];
     },
     handle,
+    handleAsync,
     resolve(name) {
       const position = positionOf.get(name);
       if (position === undefined) return undefined;
@@ -233,18 +288,19 @@ export function deferTools<Tool>(tools: readonly Tool[], options: DeferToolsOpti
       return tools[position];
     },
     toolsFor(messages) {
-      if (!Array.isArray(messages)) invalid(`toolsFor takes the transcript as an array of messages, got ${typeof messages}`);
-      for (const message of messages) {
-        if (message?.role !== 'assistant' || !Array.isArray(message.toolCalls)) continue;
-        for (const call of message.toolCalls) {
-          if (call.name === searchToolName) {
-            if (answeredCalls.has(call.id)) continue;
-            answeredCalls.add(call.id);
-            answer(parseArguments(call.arguments));
-          } else load(call.name);
-        }
+      for (const action of transcriptActions(messages, searchToolName, answeredCalls)) {
+        if ('load' in action) load(action.load);
+        else answer(action.search);
       }
       return state();
     },
+    async toolsForAsync(messages) {
+      for (const action of transcriptActions(messages, searchToolName, answeredCalls)) {
+        if ('load' in action) load(action.load);
+        else await answerAsync(action.search);
+      }
+      return state();
+    },
+    ready: index.ready,
   };
 }

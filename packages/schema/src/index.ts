@@ -9,12 +9,15 @@ export type { CompactionWarning } from './compaction-warning.ts';
 export { collapseNullable } from './collapse-nullable.ts';
 export { type DeferredToolCall, type DeferredTools, type DeferToolsOptions, deferTools, type ToolLoading } from './defer-tools.ts';
 export { defaultStopWords, type SearchTermsOptions, searchTerms, splitWords } from './search-terms.ts';
+export { ToolEmbeddingError, type ToolEmbeddingErrorOptions, type ToolEmbeddingProblem } from './tool-embedding-error.ts';
+export type { Embedding } from './tool-embeddings.ts';
 export {
   createToolSearch,
   type ToolMatch,
   type ToolSearch,
   type ToolSearchBoost,
   type ToolSearchOptions,
+  type ToolSearchQueryOptions,
   type ToolSearchSemantic,
   type ToolSearchText,
   toolSearchText,

@@ -6,7 +6,12 @@ import { afterAll, expect, it, vi } from 'vitest';
 const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
 const block = /<!-- readme-example: defer -->\n```ts\n([\s\S]*?)```/.exec(readme)?.[1];
 const file = join(import.meta.dirname, '.readme-example.generated.ts');
-afterAll(() => rmSync(file, { force: true }));
+const asyncBlock = /<!-- readme-example: async-embed -->\n```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+const asyncFile = join(import.meta.dirname, '.readme-example-async.generated.ts');
+afterAll(() => {
+  rmSync(file, { force: true });
+  rmSync(asyncFile, { force: true });
+});
 
 it('the README example runs and prints what its comments say', async () => {
   expect(block).toBeDefined();
@@ -19,4 +24,15 @@ it('the README example runs and prints what its comments say', async () => {
   // Each printed value is also written in the example's comments.
   const written = (value: unknown) => (Array.isArray(value) ? `[${value.map((item) => `'${item}'`).join(', ')}]` : `'${value}'`);
   for (const value of printed) expect(block).toContain(`// ${written(value)}`);
+});
+
+it('the README example with an asynchronous embedder runs and prints what its comments say', async () => {
+  expect(asyncBlock).toBeDefined();
+  writeFileSync(asyncFile, asyncBlock!);
+  const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+  await import(/* @vite-ignore */ asyncFile);
+  const printed = log.mock.calls.map((args) => args[0]);
+  log.mockRestore();
+  expect(printed).toEqual([['Bohita'], ['get_weather']]);
+  for (const value of printed) expect(asyncBlock).toContain(`// [${(value as string[]).map((item) => `'${item}'`).join(', ')}]`);
 });

@@ -1,8 +1,9 @@
 import { CtxkitError } from '@ctxkit/core';
 import MiniSearch from 'minisearch';
 import { isRecord } from './schema-keywords.ts';
-import { blendScores, unitVector } from './semantic-blend.ts';
 import { defaultStopWords, type SearchTermsOptions, searchTerms, splitWords } from './search-terms.ts';
+import { blendScores } from './semantic-blend.ts';
+import { createSemanticIndex, type SemanticIndex, type ToolEmbeddingInput, type ToolSearchSemantic } from './tool-embeddings.ts';
 import { toolParts, toolShape } from './tool-shapes.ts';
 
 /** Relative weight of each part of a tool in the ranking. */
@@ -34,19 +35,25 @@ export interface ToolSearchOptions {
   defaultLimit?: number;
   /**
    * A meaning signal to blend with the word match, for requests that share no word with the tool
-   * they need: `embed` turns a text into a vector (static word vectors, a small embedding model you
-   * ship); tools are embedded once, each request on every search. Nothing is downloaded by this
+   * they need: `embed` (or `embedMany`) turns text into vectors, at once (static word vectors) or as a
+   * promise (an embedding API, a model); tools are embedded once, each request on every search. With
+   * a promise, await `index.ready` and search with `searchAsync`. Nothing is downloaded by this
    * package. @default none (word match only)
    */
   semantic?: ToolSearchSemantic;
 }
 
-/** The embedding function and blend of {@link ToolSearchOptions.semantic}. */
-export interface ToolSearchSemantic {
-  /** A vector for a text; every vector the same length. Undefined when the text has no known word. */
-  embed: (text: string) => ArrayLike<number> | undefined;
-  /** Weight of the cosine similarity against the word-match score (both scaled to 0–1 per search). @default 1 */
-  weight?: number;
+export type { ToolSearchSemantic };
+
+/** Options of one search. */
+export interface ToolSearchQueryOptions {
+  /** Results to return. @default the index's `defaultLimit` (5) */
+  limit?: number;
+  /**
+   * The query's vector, computed by the caller (with the same model as the tools): the embedder is
+   * not called for this search. Needs the `semantic` option, and its tools embedded (`await index.ready`).
+   */
+  queryVector?: ArrayLike<number>;
 }
 
 /** One ranked result of {@link ToolSearch.rank}. */
@@ -61,10 +68,26 @@ export interface ToolMatch<Tool> {
 
 /** A full-text index over tool definitions. */
 export interface ToolSearch<Tool> {
-  /** The matching tools, best first, in the shape they were given. */
-  search(query: string, options?: { limit?: number }): Tool[];
+  /**
+   * The matching tools, best first, in the shape they were given.
+   * @throws CtxkitError INVALID_ARGUMENT when `semantic.embed` answers with a promise and no `queryVector` is given (use `searchAsync`)
+   */
+  search(query: string, options?: ToolSearchQueryOptions): Tool[];
   /** The same, with names, positions and scores. */
-  rank(query: string, options?: { limit?: number }): ToolMatch<Tool>[];
+  rank(query: string, options?: ToolSearchQueryOptions): ToolMatch<Tool>[];
+  /**
+   * `search` for any embedder, synchronous or not: waits for the tools' vectors, embeds the query, blends.
+   * Ranks exactly as `search` does given the same vectors. Without `semantic` it is `search` in a promise.
+   * @throws ToolEmbeddingError (as a rejection) when the embedder fails on a tool or on the query
+   */
+  searchAsync(query: string, options?: ToolSearchQueryOptions): Promise<Tool[]>;
+  /** `rank` for any embedder; see {@link ToolSearch.searchAsync}. */
+  rankAsync(query: string, options?: ToolSearchQueryOptions): Promise<ToolMatch<Tool>[]>;
+  /**
+   * Settles once every tool has its vector: at once without `semantic` or with a synchronous embedder;
+   * rejects with the {@link ToolEmbeddingError} that stopped the indexing.
+   */
+  readonly ready: Promise<void>;
   /** The tool of that name, or undefined. */
   get(name: string): Tool | undefined;
   /** Number of tools indexed. */
@@ -124,31 +147,15 @@ function checkLimit(limit: unknown, where: string): number {
   return limit;
 }
 
-/**
- * Indexes tool definitions for full-text search (BM25 on MiniSearch, in memory, nothing downloaded),
- * so an agent can send a search tool instead of hundreds of definitions (see `deferTools`). Names,
- * descriptions and parameter names and descriptions are indexed with their own weights; camelCase and
- * snake_case names are split into words, stop words dropped and words stemmed.
- *
- * When to use: a tool set too large to send whole, or picking the few tools a request needs.
- * Gotcha: ranking is lexical; a request that shares no word (or stem) with a tool's text will not
- * find it. Write tool descriptions with the words users say.
- * @throws CtxkitError INVALID_ARGUMENT when `tools` is not an array, an entry is not a tool definition,
- * or `semantic.embed` throws
- * @example
- * ```ts
- * const index = createToolSearch(tools);            // MCP, OpenAI or Anthropic shapes
- * const found = index.search('open a pull request', { limit: 5 });
- * ```
- */
-export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSearchOptions = {}): ToolSearch<Tool> {
-  if (!Array.isArray(tools)) invalid(`createToolSearch takes an array of tools, got ${tools === null ? 'null' : typeof tools}`);
-  const defaultLimit = checkLimit(options.defaultLimit ?? 5, 'createToolSearch defaultLimit');
+type IndexedTool = { id: number; name: string; description: string; parameters: string };
+
+/** The MiniSearch index with our tokenizer, field boosts and BM25 constants (decision 0020). */
+function createLexicalIndex(options: ToolSearchOptions): MiniSearch<IndexedTool> {
   const termOptions: SearchTermsOptions = { stopWords: new Set(options.stopWords ?? defaultStopWords), stem: options.stem ?? true };
   const tokenize = (text: string) => searchTerms(text, termOptions);
   const boost = { name: 1, description: 1, parameters: 0.05, ...options.boost };
   const prefixMinLength = options.prefixMinLength ?? 0;
-  const index = new MiniSearch<{ id: number; name: string; description: string; parameters: string }>({
+  return new MiniSearch<IndexedTool>({
     fields: ['name', 'description', 'parameters'],
     tokenize,
     // Terms arrive lower-cased, filtered and stemmed from tokenize.
@@ -160,21 +167,58 @@ export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSear
       weights: { prefix: 0.3, fuzzy: 0.3 },
     },
   });
-  const names: string[] = [];
+}
+
+/** Word-match scores of a query by tool position: summed BM25, MiniSearch's coordination factor undone. */
+function lexicalScores(index: MiniSearch<IndexedTool>, query: string): Map<number, number> {
+  const results = index.search(query);
+  // MiniSearch multiplies a score by the number of query words matched; that favours long
+  // descriptions that share many common words with a chatty request. Plain summed BM25 ranks
+  // better on tool text (decision 0020), so the factor is undone here.
+  return new Map(results.map((result) => [result.id as number, result.score / Math.max(1, result.queryTerms.length)]));
+}
+
+function checkSemantic(semantic: ToolSearchSemantic | undefined): number {
+  if (semantic === undefined) return 0;
+  if (typeof semantic !== 'object' || semantic === null || (typeof semantic.embed !== 'function' && typeof semantic.embedMany !== 'function')) {
+    invalid('createToolSearch semantic needs an embed(text) function (or embedMany(texts))');
+  }
+  const weight = semantic.weight ?? 1;
+  if (!(weight >= 0)) invalid(`createToolSearch semantic.weight must be 0 or more, got ${String(semantic.weight)}`);
+  return weight;
+}
+
+/**
+ * Indexes tool definitions for full-text search (BM25 on MiniSearch, in memory, nothing downloaded),
+ * so an agent can send a search tool instead of hundreds of definitions (see `deferTools`). Names,
+ * descriptions and parameter names and descriptions are indexed with their own weights; camelCase and
+ * snake_case names are split into words, stop words dropped and words stemmed.
+ *
+ * When to use: a tool set too large to send whole, or picking the few tools a request needs.
+ * Gotcha: ranking is lexical; a request that shares no word (or stem) with a tool's text will not
+ * find it. Write tool descriptions with the words users say, or pass `semantic` (an embedder).
+ * With an embedder that answers with a promise, `search` throws: use `searchAsync`.
+ * @throws CtxkitError INVALID_ARGUMENT when `tools` is not an array or an entry is not a tool
+ * definition; ToolEmbeddingError when a synchronous `semantic.embed` throws on a tool
+ * @example
+ * ```ts
+ * const index = createToolSearch(tools);            // MCP, OpenAI or Anthropic shapes
+ * const found = index.search('open a pull request', { limit: 5 });
+ *
+ * const semantic = createToolSearch(tools, { semantic: { embedMany: (texts) => myModel.embed(texts) } });
+ * await semantic.ready;                             // every tool embedded (rejects if the model failed)
+ * const meant = await semantic.searchAsync('make me a hoodie');
+ * ```
+ */
+export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSearchOptions = {}): ToolSearch<Tool> {
+  if (!Array.isArray(tools)) invalid(`createToolSearch takes an array of tools, got ${tools === null ? 'null' : typeof tools}`);
+  const defaultLimit = checkLimit(options.defaultLimit ?? 5, 'createToolSearch defaultLimit');
+  const index = createLexicalIndex(options);
   const semantic = options.semantic;
-  if (semantic !== undefined && (typeof semantic !== 'object' || typeof semantic.embed !== 'function')) invalid('createToolSearch semantic needs an embed(text) function');
-  const semanticWeight = semantic?.weight ?? 1;
-  if (!(semanticWeight >= 0)) invalid(`createToolSearch semantic.weight must be 0 or more, got ${String(semantic?.weight)}`);
-  const vectors: (Float64Array | undefined)[] = [];
-  let dimensions: number | undefined;
-  const embed = (text: string, where: string) => {
-    try {
-      return unitVector(semantic!.embed(text), dimensions);
-    } catch (error) {
-      throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'schema', message: `semantic.embed threw on ${where}: ${(error as Error)?.message ?? String(error)}`, cause: error });
-    }
-  };
+  const semanticWeight = checkSemantic(semantic);
+  const names: string[] = [];
   const byName = new Map<string, number>();
+  const embeddingInputs: ToolEmbeddingInput[] = [];
   tools.forEach((tool, position) => {
     const text = toolSearchText(tool);
     if (text === undefined) {
@@ -186,32 +230,40 @@ export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSear
     }
     names.push(text.name);
     if (!byName.has(text.name)) byName.set(text.name, position);
-    if (semantic) {
-      const vector = embed(`${splitWords(text.name).join(' ')} ${text.title}\n${text.description}`, `tools[${position}]`);
-      dimensions ??= vector?.length;
-      vectors[position] = vector;
-    }
+    embeddingInputs.push({ position, name: text.name, text: `${splitWords(text.name).join(' ')} ${text.title}\n${text.description}` });
     index.add({ id: position, name: `${text.name} ${text.title}`, description: text.description, parameters: text.parameters });
   });
+  const meaning: SemanticIndex | undefined = semantic ? createSemanticIndex(semantic, embeddingInputs) : undefined;
 
-  const rank = (query: string, rankOptions: { limit?: number } = {}): ToolMatch<Tool>[] => {
+  const checkQuery = (query: string, rankOptions: ToolSearchQueryOptions) => {
     if (typeof query !== 'string') invalid(`search takes a query string, got ${query === null ? 'null' : typeof query}`);
-    const limit = checkLimit(rankOptions.limit ?? defaultLimit, 'search');
-    const results = index.search(query);
-    // MiniSearch multiplies a score by the number of query words matched; that favours long
-    // descriptions that share many common words with a chatty request. Plain summed BM25 ranks
-    // better on tool text (decision 0020), so the factor is undone here.
-    for (const result of results) result.score /= Math.max(1, result.queryTerms.length);
-    const queryVector = semantic && query.trim() !== '' ? embed(query, 'the query') : undefined;
-    const scored = queryVector
-      ? blendScores(new Map(results.map((result) => [result.id as number, result.score])), queryVector, vectors, semanticWeight)
-      : results.map((result) => ({ id: result.id as number, score: result.score }));
+    if (rankOptions.queryVector !== undefined && meaning === undefined) invalid('search got a queryVector, but the index has no semantic option to compare it with');
+    return checkLimit(rankOptions.limit ?? defaultLimit, 'search');
+  };
+  const ranked = (lexical: Map<number, number>, queryVector: Float64Array | undefined, limit: number): ToolMatch<Tool>[] => {
+    const scored = queryVector ? blendScores(lexical, queryVector, meaning!.toolVectors(), semanticWeight) : [...lexical].map(([id, score]) => ({ id, score }));
     scored.sort((a, b) => b.score - a.score || a.id - b.id);
     return scored.slice(0, limit).map(({ id, score }) => ({ tool: tools[id]!, name: names[id]!, index: id, score }));
+  };
+  const rank = (query: string, rankOptions: ToolSearchQueryOptions = {}): ToolMatch<Tool>[] => {
+    const limit = checkQuery(query, rankOptions);
+    const lexical = lexicalScores(index, query);
+    if (rankOptions.queryVector !== undefined) return ranked(lexical, meaning!.givenVector(rankOptions.queryVector, query), limit);
+    return ranked(lexical, meaning && query.trim() !== '' ? meaning.queryVector(query) : undefined, limit);
+  };
+  const rankAsync = async (query: string, rankOptions: ToolSearchQueryOptions = {}): Promise<ToolMatch<Tool>[]> => {
+    const limit = checkQuery(query, rankOptions);
+    await meaning?.ready;
+    const lexical = lexicalScores(index, query);
+    if (rankOptions.queryVector !== undefined) return ranked(lexical, meaning!.givenVector(rankOptions.queryVector, query), limit);
+    return ranked(lexical, meaning && query.trim() !== '' ? await meaning.queryVectorAsync(query) : undefined, limit);
   };
   return {
     rank,
     search: (query, searchOptions) => rank(query, searchOptions).map((match) => match.tool),
+    rankAsync,
+    searchAsync: async (query, searchOptions) => (await rankAsync(query, searchOptions)).map((match) => match.tool),
+    ready: meaning?.ready ?? Promise.resolve(),
     get: (name) => {
       const position = byName.get(name);
       return position === undefined ? undefined : tools[position];
