@@ -1,17 +1,14 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliResult, runCliInProcess as ctxkit } from './__fixtures__/run-cli.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
-const cli = join(import.meta.dirname, 'cli.ts');
 
-/** Runs the ctxkit command as a child process, from sources. */
-function ctxkit(...args: string[]) {
-  const result = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), ['--conditions=@ctxkit/source', cli, ...args], { encoding: 'utf8', timeout: 60_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+// The demo replays 171 steps under every policy, seconds of work: the tests that check its output share one run.
+let demoRun: Promise<CliResult> | undefined;
+const demo = () => (demoRun ??= ctxkit('simulate', '--demo'));
 
 let dir: string;
 const file = (name: string) => join(dir, name);
@@ -48,68 +45,69 @@ beforeAll(() => {
     }),
   );
   writeFileSync(file('bad-tools.json'), '{\n  "tools": [\n    { "name": "x" }\n  ]\n  oops\n}\n');
+  writeFileSync(file('system.txt'), 'You are a coding agent.');
 });
 
 describe('ctxkit threshold', () => {
-  it('prints the threshold, target and the bound that decided it', () => {
-    const { code, stdout } = ctxkit('threshold', '--window', '272000', '--max-output', '256000');
+  it('prints the threshold, target and the bound that decided it', async () => {
+    const { code, stdout } = await ctxkit('threshold', '--window', '272000', '--max-output', '256000');
     expect(code).toBe(0);
     expect(stdout).toMatch(/compact at\s+128,000 tokens/);
     expect(stdout).toMatch(/target\s+76,800 tokens/);
     expect(stdout).toContain('capped at 256,000');
   });
 
-  it('answers in JSON, for the budget policy too', () => {
-    const { code, stdout } = ctxkit('threshold', '--window', '200000', '--policy', 'budget', '--json');
+  it('answers in JSON, for the budget policy too', async () => {
+    const { code, stdout } = await ctxkit('threshold', '--window', '200000', '--policy', 'budget', '--json');
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ window: 200_000, policy: 'budget', threshold: 96_000, target: 57_600 });
   });
 
-  it('exits 2 for an unknown policy or a missing window', () => {
-    const unknown = ctxkit('threshold', '--window', '1000', '--policy', 'greedy');
+  it('exits 2 for an unknown policy or a missing window', async () => {
+    const unknown = await ctxkit('threshold', '--window', '1000', '--policy', 'greedy');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown policy "greedy"; expected one of half-window, budget');
-    expect(ctxkit('threshold').code).toBe(2);
+    expect((await ctxkit('threshold')).code).toBe(2);
   });
 });
 
 describe('ctxkit measure', () => {
-  it('splits the fixed floor from the growing part, per role and per tool, exact beside estimated', () => {
-    const { code, stdout } = ctxkit('measure', file('run.jsonl'), '--model', 'gpt-4o', '--tools', file('tools.json'));
+  it('splits the fixed floor from the growing part, per role and per tool, exact beside estimated', async () => {
+    const { code, stdout } = await ctxkit('measure', file('run.jsonl'), '--model', 'gpt-4o', '--tools', file('tools.json'));
     expect(code).toBe(0);
     expect(stdout).toMatch(/fixed floor \(resent every step\)\s+\d+\s+\d+/);
     expect(stdout).toMatch(/tool definitions\s+[1-9]\d*/);
     expect(stdout).toMatch(/^tool\s+40\s+[\d,]+\s+[\d,]+$/m);
     expect(stdout).toMatch(/^read_file\s+20\s+/m);
-    const json = JSON.parse(ctxkit('measure', file('run.jsonl'), '--json').stdout);
+    const json = JSON.parse((await ctxkit('measure', file('run.jsonl'), '--json')).stdout);
     expect(json.exact.total).toBe(json.exact.floor + json.exact.growing);
     expect(json.estimate.total).toBeGreaterThan(0);
     expect(json.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(['bash', 'read_file']);
   });
 
-  it('names the file and line of invalid JSON, and exits 2', () => {
-    const { code, stderr } = ctxkit('measure', file('broken.jsonl'));
+  it('names the file and line of invalid JSON, and exits 2', async () => {
+    const { code, stderr } = await ctxkit('measure', file('broken.jsonl'));
     expect(code).toBe(2);
     expect(stderr).toContain(`${file('broken.jsonl')}:7: not valid JSON`);
   });
 
-  it('exits 2 for a missing file', () => {
-    const { code, stderr } = ctxkit('measure', file('nope.jsonl'));
+  it('exits 2 for a missing file', async () => {
+    const { code, stderr } = await ctxkit('measure', file('nope.jsonl'));
     expect(code).toBe(2);
     expect(stderr).toContain(`${file('nope.jsonl')}: no such file`);
   });
 });
 
 describe('ctxkit schema-bench', () => {
-  it('prints tokens per tool and the floor before and after compaction', () => {
-    const { code, stdout } = ctxkit('schema-bench', file('tools.json'));
+  it('prints tokens per tool and the floor before and after compaction', async () => {
+    const { code, stdout } = await ctxkit('schema-bench', file('tools.json'));
     expect(code).toBe(0);
     expect(stdout).toMatch(/^read_file\s+\d+\s+\d+\s+\d+%$/m);
     expect(stdout).toMatch(/floor, every step/);
   });
 
-  it('--compact prints the compacted tools in the container they came in', () => {
-    const { code, stdout } = ctxkit('schema-bench', file('tools.json'), '--compact');
+  it('--compact prints the compacted tools in the container they came in', async () => {
+    const { code, stdout } = await ctxkit('schema-bench', file('tools.json'), '--compact');
     expect(code).toBe(0);
     const compacted = JSON.parse(stdout);
     expect(compacted.tools[0].inputSchema.properties.path.type).toBe('string');
@@ -117,8 +115,8 @@ describe('ctxkit schema-bench', () => {
     expect(compacted.tools[0].inputSchema.properties.path.examples).toBeUndefined();
   });
 
-  it('names the line of invalid JSON in a tools file', () => {
-    const { code, stderr } = ctxkit('schema-bench', file('bad-tools.json'));
+  it('names the line of invalid JSON in a tools file', async () => {
+    const { code, stderr } = await ctxkit('schema-bench', file('bad-tools.json'));
     expect(code).toBe(2);
     expect(stderr).toMatch(/bad-tools\.json:5:\d+: invalid JSON/);
   });
@@ -128,8 +126,8 @@ describe('ctxkit schema-bench', () => {
 const everyPolicy = 'none, sliding-window, summarize-at-90, observation-masking, codex, gemini-cli, opencode, anthropic-context-editing, ctxkit';
 
 describe('ctxkit simulate', () => {
-  it('replays a run and reports the fields of --json, per file and policy', () => {
-    const { code, stdout } = ctxkit('simulate', file('run.jsonl'), '--window', '8000', '--max-output', '1000', '--compare', '--check', '--json');
+  it('replays a run and reports the fields of --json, per file and policy', async () => {
+    const { code, stdout } = await ctxkit('simulate', file('run.jsonl'), '--window', '8000', '--max-output', '1000', '--compare', '--check', '--json');
     expect(code).toBe(0);
     const { runs } = JSON.parse(stdout);
     expect(runs.map((run: { policy: string }) => run.policy).join(', ')).toBe(everyPolicy);
@@ -164,15 +162,15 @@ describe('ctxkit simulate', () => {
     expect(byPolicy.ctxkit.compactions).toBeGreaterThan(0);
   });
 
-  it('runs the built-in demo with no file and no network', { timeout: 120_000 }, () => {
-    const { code, stdout } = ctxkit('simulate', '--demo');
+  it('runs the built-in demo with no file and no network', { timeout: 120_000 }, async () => {
+    const { code, stdout } = await demo();
     expect(code).toBe(0);
     expect(stdout).toMatch(/demo \(synthetic coding session\)\s+ctxkit\s+\d+/);
     expect(stdout).toContain('summarize-at-90');
   });
 
-  it("--iso runs each peer by its own rule and at ctxkit's threshold, with totals pooled over the runs", () => {
-    const { code, stdout } = ctxkit('simulate', file('run.jsonl'), file('run.jsonl'), '--window', '8000', '--max-output', '1000', '--compare', '--iso', '--json');
+  it("--iso runs each peer by its own rule and at ctxkit's threshold, with totals pooled over the runs", async () => {
+    const { code, stdout } = await ctxkit('simulate', file('run.jsonl'), file('run.jsonl'), '--window', '8000', '--max-output', '1000', '--compare', '--iso', '--json');
     expect(code).toBe(0);
     const { runs, totals } = JSON.parse(stdout);
     const codex = runs.filter((run: { policy: string }) => run.policy === 'codex');
@@ -186,17 +184,17 @@ describe('ctxkit simulate', () => {
     expect(pooled.farRetention).toBeCloseTo(codex[1].farRetention, 10);
   });
 
-  it('--trigger-tokens puts every policy on one trigger, and --usage-skew under-reports usage without an overflow', () => {
-    const { code, stdout } = ctxkit('simulate', file('run.jsonl'), '--window', '8000', '--max-output', '1000', '--trigger-tokens', '3000', '--usage-skew', '0.5', '--json');
+  it('--trigger-tokens puts every policy on one trigger, and --usage-skew under-reports usage without an overflow', async () => {
+    const { code, stdout } = await ctxkit('simulate', file('run.jsonl'), '--window', '8000', '--max-output', '1000', '--trigger-tokens', '3000', '--usage-skew', '0.5', '--json');
     expect(code).toBe(0);
     const [run] = JSON.parse(stdout).runs;
     expect(run).toMatchObject({ policy: 'ctxkit', rule: 'trigger', triggerTokens: 3_000, overflows: 0 });
     expect(run.compactions).toBeGreaterThan(0);
   });
 
-  it('--plot draws retention against cost as an SVG a browser opens', () => {
+  it('--plot draws retention against cost as an SVG a browser opens', async () => {
     const plot = file('frontier.svg');
-    const { code, stderr } = ctxkit('simulate', file('run.jsonl'), '--window', '8000,16000', '--max-output', '1000', '--compare', '--plot', plot);
+    const { code, stderr } = await ctxkit('simulate', file('run.jsonl'), '--window', '8000,16000', '--max-output', '1000', '--compare', '--plot', plot);
     expect(code).toBe(0);
     expect(stderr).toContain(`wrote ${plot}`);
     const svg = readFileSync(plot, 'utf8');
@@ -208,26 +206,26 @@ describe('ctxkit simulate', () => {
 });
 
 describe('ctxkit simulate: bad options and failures', () => {
-  it('exits 2 for an unknown policy, naming the choices', () => {
-    const { code, stderr } = ctxkit('simulate', file('run.jsonl'), '--policy', 'magic');
+  it('exits 2 for an unknown policy, naming the choices', async () => {
+    const { code, stderr } = await ctxkit('simulate', file('run.jsonl'), '--policy', 'magic');
     expect(code).toBe(2);
     expect(stderr).toContain(`unknown policy "magic"; expected one of ${everyPolicy}`);
   });
 
-  it('exits 2 for --iso without --compare, a usage skew out of range, or a zero trigger', () => {
-    expect(ctxkit('simulate', file('run.jsonl'), '--iso').stderr).toContain("--iso compares the policies at ctxkit's threshold: use it with --compare");
-    const skew = ctxkit('simulate', file('run.jsonl'), '--usage-skew', 'half');
+  it('exits 2 for --iso without --compare, a usage skew out of range, or a zero trigger', async () => {
+    expect((await ctxkit('simulate', file('run.jsonl'), '--iso')).stderr).toContain("--iso compares the policies at ctxkit's threshold: use it with --compare");
+    const skew = await ctxkit('simulate', file('run.jsonl'), '--usage-skew', 'half');
     expect(skew.code).toBe(2);
     expect(skew.stderr).toContain('--usage-skew must be a number above 0 and at most 10');
-    expect(ctxkit('simulate', file('run.jsonl'), '--trigger-tokens', '0').code).toBe(2);
-    const plot = ctxkit('simulate', file('run.jsonl'), '--plot', join(dir, 'missing', 'frontier.svg'));
+    expect((await ctxkit('simulate', file('run.jsonl'), '--trigger-tokens', '0')).code).toBe(2);
+    const plot = await ctxkit('simulate', file('run.jsonl'), '--plot', join(dir, 'missing', 'frontier.svg'));
     expect(plot.code).toBe(2);
     expect(plot.stderr).toContain(`--plot ${join(dir, 'missing', 'frontier.svg')}: the folder ${join(dir, 'missing')} does not exist`);
   });
 
-  it('warns and exits 1 when the named summarizer never answered, with the failures in --json', () => {
+  it('warns and exits 1 when the named summarizer never answered, with the failures in --json', async () => {
     // Nothing listens on Ollama's port here: every summary call is refused.
-    const { code, stdout, stderr } = ctxkit('simulate', file('run.jsonl'), '--window', '8000', '--max-output', '1000', '--summarizer', 'ollama:qwen3:8b', '--json');
+    const { code, stdout, stderr } = await ctxkit('simulate', file('run.jsonl'), '--window', '8000', '--max-output', '1000', '--summarizer', 'ollama:qwen3:8b', '--json');
     expect(code).toBe(1);
     const [run] = JSON.parse(stdout).runs;
     expect(run.summarizerFailures).toBeGreaterThan(0);
@@ -236,10 +234,69 @@ describe('ctxkit simulate: bad options and failures', () => {
     expect(stderr).toMatch(/the summarizer ollama:qwen3:8b never answered \(\d+ failed calls\)/);
   });
 
-  it('exits 2 for an unknown command or option', () => {
-    expect(ctxkit('compress', 'x').code).toBe(2);
-    const stray = ctxkit('threshold', '--window', '1000', '--demo');
+  it('exits 2 for an unknown command or option', async () => {
+    expect((await ctxkit('compress', 'x')).code).toBe(2);
+    const stray = await ctxkit('threshold', '--window', '1000', '--demo');
     expect(stray.code).toBe(2);
     expect(stray.stderr).toContain('threshold does not take --demo');
   });
+});
+
+/** The commands of a README's sh blocks, each with the output lines its comments promise. */
+function readmeCommands(path: string): { command: string; promised: string[] }[] {
+  const commands: { command: string; promised: string[] }[] = [];
+  for (const block of readFileSync(path, 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)) {
+    for (const line of block[1]!.split('\n')) {
+      const command = /^(?:npx )?(ctxkit .*?)(?:\s+#.*)?$/.exec(line)?.[1];
+      if (command) commands.push({ command, promised: [] });
+      else if (line.startsWith('#   ') && commands.length > 0) commands.at(-1)!.promised.push(line.slice(4));
+    }
+  }
+  return commands;
+}
+
+/**
+ * A README command line as arguments, without a shell: `[--option value]` (an optional part) is run
+ * with the option, and a trailing `> FILE` names where stdout goes. Anything else a shell would read
+ * (quotes, pipes, variables) fails the test, so a command this cannot run is not passed over.
+ */
+function commandLine(command: string): { args: string[]; stdoutFile?: string } {
+  const words = command
+    .replace(/\[([^\]]+)\]/g, '$1')
+    .split(/\s+/)
+    .slice(1);
+  const redirect = words.indexOf('>');
+  const args = redirect === -1 ? words : words.slice(0, redirect);
+  const stdoutFile = redirect === -1 ? undefined : words.slice(redirect + 1);
+  const shellOnly = [...args, ...(stdoutFile ?? [])].find((word) => /[|&;<>()$`\\"'*?{}]/.test(word));
+  if (shellOnly !== undefined || (stdoutFile !== undefined && stdoutFile.length !== 1)) throw new Error(`a README command this test cannot run without a shell: ${command}`);
+  return stdoutFile ? { args, stdoutFile: stdoutFile[0]! } : { args };
+}
+
+describe('every ctxkit command documented in a README runs', () => {
+  // The same command in both READMEs runs once, held to the promises of both.
+  const commands = new Map<string, string[]>();
+  for (const { command, promised } of [...readmeCommands(join(root, 'README.md')), ...readmeCommands(join(import.meta.dirname, '..', 'README.md'))]) {
+    commands.set(command, [...(commands.get(command) ?? []), ...promised]);
+  }
+  // The commands name their files relative to where they run: run.jsonl, tools.json, system.txt.
+  const cwd = process.cwd();
+  beforeAll(() => process.chdir(dir));
+  afterAll(() => process.chdir(cwd));
+
+  it('finds the documented commands', () => {
+    expect([...commands.keys()].map((command) => command.split(' ')[1])).toEqual(expect.arrayContaining(['threshold', 'measure', 'schema-bench', 'simulate']));
+  });
+  it.each([...commands].map(([command, promised]) => ({ command, promised })))(
+    '$command',
+    async ({ command, promised }) => {
+      const { args, stdoutFile } = commandLine(command);
+      const result = args.join(' ') === 'simulate --demo' ? await demo() : await ctxkit(...args);
+      if (stdoutFile) writeFileSync(stdoutFile, result.stdout);
+      expect(result.stderr).not.toMatch(/^ctxkit: (?!note)/m);
+      expect(result.code).toBe(0);
+      for (const output of promised) expect(result.stdout).toContain(output);
+    },
+    120_000,
+  );
 });

@@ -2,16 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runCliInProcess as run } from '../__fixtures__/run-cli.ts';
 import { tokensOption, windowOption } from './input.ts';
-import { runCli } from './main.ts';
-
-/** Runs the command in-process, capturing what it writes. */
-async function run(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, { stdout: (text) => out.push(text), stderr: (text) => err.push(text), isTTY: false });
-  return { code, stdout: out.join(''), stderr: err.join('') };
-}
 
 let dir: string;
 const file = (name: string) => join(dir, name);

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,13 +5,7 @@ import { createContextManager } from '@ctxkit/engine';
 import { deferTools } from '@ctxkit/schema';
 import { tiktokenCounter } from '@ctxkit/tokens';
 import { beforeAll, describe, expect, it } from 'vitest';
-
-const root = join(import.meta.dirname, '..', '..', '..', '..');
-const cli = join(import.meta.dirname, '..', 'cli.ts');
-const ctxkit = (...args: string[]) => {
-  const result = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), ['--conditions=@ctxkit/source', cli, ...args], { encoding: 'utf8', timeout: 60_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-};
+import { runCliInProcess as ctxkit } from '../__fixtures__/run-cli.ts';
 
 let dir: string;
 const file = (name: string) => join(dir, name);
@@ -40,15 +33,15 @@ beforeAll(() => {
 });
 
 describe('ctxkit schema-bench --defer', () => {
-  it('prints the floor with every tool and with the tools deferred behind the search tool', () => {
-    const { code, stdout } = ctxkit('schema-bench', file('tools.json'), '--defer');
+  it('prints the floor with every tool and with the tools deferred behind the search tool', async () => {
+    const { code, stdout } = await ctxkit('schema-bench', file('tools.json'), '--defer');
     expect(code).toBe(0);
     expect(stdout).toMatch(/^all 8 tools sent\s+[\d,]+\s+0%$/m);
     expect(stdout).toMatch(/^8 deferred behind search_tools\s+[\d,]+\s+[89]\d%$/m);
   });
 
-  it('keeps --always-loaded tools in the floor and prints retrieval figures for a queries file', () => {
-    const { code, stdout } = ctxkit('schema-bench', file('tools.json'), '--defer', '--always-loaded', 'weather_forecast', '--queries', file('queries.json'), '--json');
+  it('keeps --always-loaded tools in the floor and prints retrieval figures for a queries file', async () => {
+    const { code, stdout } = await ctxkit('schema-bench', file('tools.json'), '--defer', '--always-loaded', 'weather_forecast', '--queries', file('queries.json'), '--json');
     expect(code).toBe(0);
     const report = JSON.parse(stdout);
     expect(report.floor).toMatchObject({ tools: 8, deferred: 7 });
@@ -58,17 +51,17 @@ describe('ctxkit schema-bench --defer', () => {
     ]);
   });
 
-  it('prints a top-1 / top-5 table', () => {
-    const { code, stdout } = ctxkit('schema-bench', file('tools.json'), '--defer', '--queries', file('queries.json'));
+  it('prints a top-1 / top-5 table', async () => {
+    const { code, stdout } = await ctxkit('schema-bench', file('tools.json'), '--defer', '--queries', file('queries.json'));
     expect(code).toBe(0);
     expect(stdout).toMatch(/^single-tool requests\s+2\s+100%\s+100%\s+100%$/m);
   });
 
-  it('exits 2 with the entry that is wrong in a queries file, or an unknown always-loaded tool', () => {
-    const bad = ctxkit('schema-bench', file('tools.json'), '--defer', '--queries', file('bad-queries.json'));
+  it('exits 2 with the entry that is wrong in a queries file, or an unknown always-loaded tool', async () => {
+    const bad = await ctxkit('schema-bench', file('tools.json'), '--defer', '--queries', file('bad-queries.json'));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/bad-queries\.json: entry\[0\] needs \{ query: string, tools: string\[\] \}/);
-    const unknown = ctxkit('schema-bench', file('tools.json'), '--defer', '--always-loaded', 'nope');
+    const unknown = await ctxkit('schema-bench', file('tools.json'), '--defer', '--always-loaded', 'nope');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/alwaysLoaded names "nope"/);
   });
