@@ -17,13 +17,13 @@ const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javas
 if (!existsSync(chromiumPath)) console.log(`skipped: no Chromium at ${chromiumPath} (apt-get install -y chromium; .ci/run installs it)`);
 
 describe.skipIf(!existsSync(chromiumPath))('the browser-webllm page in headless Chromium', () => {
-  let server: Server;
-  let browser: Browser;
+  let server: Server | undefined;
+  let browser: Browser | undefined;
   let origin: string;
 
   beforeAll(async () => {
     if (!existsSync(join(dist, 'index.html'))) throw new Error(`no build at ${dist}: run vite build first (the test script does)`);
-    server = createServer((request, response) => {
+    const listening = createServer((request, response) => {
       const path = normalize(decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname)).replace(/^(\.\.[/\\])+/, '');
       const file = join(dist, path === '/' ? 'index.html' : path);
       if (!file.startsWith(dist) || !existsSync(file) || !statSync(file).isFile()) {
@@ -32,8 +32,9 @@ describe.skipIf(!existsSync(chromiumPath))('the browser-webllm page in headless 
       }
       response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = listening;
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
     browser = await chromium.launch({
       executablePath: chromiumPath,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -43,12 +44,13 @@ describe.skipIf(!existsSync(chromiumPath))('the browser-webllm page in headless 
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => server?.close(resolve));
+    // With no build, beforeAll threw before the server existed: there is nothing to close (and waiting for a callback that never comes hung the run).
+    if (server) await new Promise((resolve) => server!.close(resolve));
   });
 
   /** Opens the page with an engine and waits for the report; fails on any page error. */
   async function run(engine: 'webllm' | 'double'): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 1200 } });
+    const page = await browser!.newPage({ viewport: { width: 1100, height: 1200 } });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${origin}/?engine=${engine}`);
