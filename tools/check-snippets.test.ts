@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkSnippets, extractSnippets } from './check-snippets.mjs';
+import { typeTestsOff } from './vitest.preset.ts';
 
 const fence = '```';
 
@@ -85,7 +86,8 @@ describe('checkSnippets', () => {
     expect(errors[0]).toMatch(/README\.md:9:7: error TS2322: Type 'string' is not assignable to type 'number'/);
   });
 
-  it("every ts block of the repository's READMEs compiles under the strict tsconfig", { timeout: 300_000 }, () => {
+  // A type check: CI runs it on Node 20 and skips it on the second runtime (CTXKIT_TYPE_TESTS=0), where types are the same.
+  it.skipIf(typeTestsOff())("every ts block of the repository's READMEs compiles under the strict tsconfig", { timeout: 300_000 }, () => {
     const { snippets, errors } = checkSnippets();
     expect(snippets).toBeGreaterThan(30);
     expect(errors).toEqual([]);
