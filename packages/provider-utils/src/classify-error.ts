@@ -154,22 +154,22 @@ const longestSensibleWaitMs = 15 * 60_000;
 
 // An account out of money: credits spent, a spending limit reached, a key's monthly cap (decision 0056).
 const outOfCredit =
-  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?insufficient|spending limit|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|余额不足|欠费/;
+  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spending limit|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|余额不足|欠费/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length".
 const rateLimitWords = new RegExp(
-  String.raw`rate.?limit|throttl|\bquota|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your usage limit|insufficient (?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
+  String.raw`rate.?limit|throttl|\bquota|\brequests? limit (?:exceeded|reached)|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your usage limit|insufficient (?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
   'i',
 );
 // A quota that waiting a moment does not restore: daily caps, an exhausted balance.
 const exhaustedQuota = new RegExp(
-  String.raw`insufficient_quota|per ?day|daily|\b[TR]PD\b|insufficient (?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${outOfCredit.source}`,
+  String.raw`insufficient[_ ]quota|per ?day|daily|\b[TR]PD\b|insufficient (?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${outOfCredit.source}`,
   'i',
 );
 // Words that make an error an overflow whatever its status: Anthropic answers 429 for a long-context
 // request the account may not send, and compacting below the standard window is what fixes it.
 const overflowWhateverStatus = /extra usage is required for long context/i;
 // Caps on a single request that are not the model's window (embedding batches).
-const perRequestCap = /tokens? per request/i;
+const perRequestCap = /tokens? per request|tokens? in (?:the )?batch\b/i;
 // Input and output budget together over the window: an overflow, though a smaller output budget may fix it.
 const inputPlusOutput = /input\w*\W+(?:length\W+|tokens?\W+)?(?:\+|and)\W+max_(?:new_)?tokens\W+(?:exceed|must be|>)/i;
 const maxTokensWords = [
@@ -196,7 +196,7 @@ const overflowWords = [
   // "context window is 128k tokens, you requested 256k tokens"
   /context (?:window|length|size) (?:is|of) \d+k?\b[^.]{0,30}\brequested\b/i,
   // "Request too large for the model's context window", "Prompt too large for this model"
-  /\b(?:request|prompt)\b[^.]{0,20}too (?:large|long) for (?:the |this )?model\b/i,
+  /\b(?:request|prompt)\b[^.]{0,20}too (?:large|long) for (?:the |this )?(?:[\w.:/-]+ )?model\b/i,
   // "too many tokens" on a bad request; with "please wait" or "per minute" it is Bedrock's throttling
   /too many tokens(?! per)(?![^.]{0,40}(?:please wait|try again|wait before))/i,
   // TGI "`inputs` must have less than N tokens", bare "maximum context window", "token limit exceeded"
@@ -205,6 +205,8 @@ const overflowWords = [
   /\btoken limit (?:exceeded|reached)\b/i,
   // "The model has reached its context window limit"
   /\breached (?:its|the|your) (?:maximum )?context (?:window|length)(?: limit)?\b/i,
+  // llama.cpp-derived servers: the slot's KV cache (the context) is full, or the kept prefix is longer than n_ctx
+  /failed to find free space in the kv cache|\bn_keep\W{1,3}\d+\W{0,3}>=?\s*n_ctx\b/i,
   // A stated token count over a stated cap (decision 0056): "Request contains N tokens, which exceeds the
   // limit of M" (Vertex), "Current message (N tokens) exceeds budget (M tokens)" (xAI)
   /\b\d+ tokens?\)?,?\s+(?:which\s+)?exceed\w*\s+(?:the\s+)?(?:\w+\s+)?(?:limit|budget|maximum)\b/i,
@@ -217,7 +219,7 @@ const overflowWords = [
 const promptTooLong = /\b(?:prompt|input|context) (?:is )?too long\b/i;
 // Words of a busy or overloaded service; tried after the overflow families ("too many tokens: total ... cannot exceed" is an overflow).
 const busyWords =
-  /too many tokens|please wait|out of capacity|overloaded|at capacity|capacity (?:exceeded|exhausted)|no capacity|server (?:is )?busy|high demand|try again later|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading/i;
+  /too many tokens|please wait|out of capacity|overload(?:ed)?\b|unable to process (?:your|the) request|at capacity|capacity (?:exceeded|exhausted)|no capacity|server (?:is )?busy|high demand|try again later|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading/i;
 
 const limitPatterns = [
   /range of input length should be\s*\[\s*\d+\s*,\s*(\d+)/i,
@@ -231,12 +233,13 @@ const limitPatterns = [
   /maxlength\W{1,3}(\d+)/i,
   /(?:tokens allowed|limit of|limit is|cannot exceed|must be <=|must not exceed|window of)\s*\(?(\d+)/i,
   /\bbudget\W{0,3}(\d+)/i,
+  /\bmax(?:imum)? size\W{1,3}(\d+) tokens/i,
 ];
 const reportedPatterns = [
   /(?:request|message|prompt|input)\s*\((\d+) tokens?\)/i,
   /\bgiven:\s*(\d+)/i,
   /total of (?:at least )?(\d+)/i,
-  /(?:requested tokens|requested|request contains|resulted in|token count of|token count|received|actual:|current length is|input length|prompt contains|too long|too large|n_prompt_tokens|n_keep:|contains)\W{0,3}(?:about |at least )?\(?(\d+)/i,
+  /(?:requested tokens|requested|request contains|resulted in|token count of|token count|received|actual:|current length is|input length|prompt contains|too long|too large|n_prompt_tokens|n_keep|contains)\W{0,3}(?:about |at least )?\(?(\d+)/i,
   /\b(?:prompt|input|message|request) (?:is|of|has)\W{0,3}(\d+) tokens/i,
   /\bnumber of tokens\W{0,3}(\d+)/i,
   /\bkeep the first (\d+) tokens/i,
@@ -280,14 +283,14 @@ function rateLimitNumbers(text: string): Partial<ProviderErrorClassification> {
 const offlineWords =
   /\bfetch failed\b|socket hang up|\bECONNREFUSED\b|network (?:error|is unreachable)|getaddrinfo|connection refused|actively refused|no connection could be made|connect call failed|cannot connect to (?:host|api|server)/i;
 // No answer in time, including exception names: ModelTimeoutException, APITimeoutError, ReadTimeout.
-const timeoutWords = /\btimed? ?out\b|\btimeout\b|timeout(?:error|exception)\b|\b(?:read|connect|write|pool)timeout\b/i;
+const timeoutWords = /\btimed? ?out\b|deadline[ _]?exceeded|deadline of [\d.]+s exceeded|\btimeout\b|timeout(?:error|exception)\b|\b(?:read|connect|write|pool)timeout\b/i;
 
 /**
  * A status stated in an SDK's or a wrapper's message: at its start ("400 status code (no body)", "429 Too
  * Many Requests") or as "status code 524" anywhere.
  */
 function textStatus(text: string): number | undefined {
-  return asStatus(/^(?:HTTP\/?[\d.]*\s+|status:?\s*)?(\d{3})\b/i.exec(text)?.[1]) ?? asStatus(/\bstatus[ _]code(?: of| is)?\W{0,3}(\d{3})\b/i.exec(text)?.[1]);
+  return asStatus(/^(?:HTTP\/?[\d.]*\s+|status:?\s*|(?:API )?error(?: code)?:?\s*)?(\d{3})\b/i.exec(text)?.[1]) ?? asStatus(/\bstatus[ _]code(?: of| is)?\W{0,3}(\d{3})\b/i.exec(text)?.[1]);
 }
 
 /**
