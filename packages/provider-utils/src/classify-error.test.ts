@@ -89,6 +89,20 @@ describe('classifyError input shapes', () => {
     expect(classifyError({ status: 401, body: '{"error":{"message":"Incorrect API key provided"}}' })).toMatchObject({ kind: 'other', fallback: false });
   });
 
+  it('reads an error status a wrapper names inside its message, but not a count of tokens', () => {
+    expect(classifyError('Server returned HTTP 503')).toMatchObject({ kind: 'rate_limit', retryable: true });
+    expect(classifyError('upstream returned 502 Bad Gateway')).toMatchObject({ kind: 'other', fallback: true, retryable: true });
+    expect(classifyError("openai.InternalServerError: Error code: 500 - {'error': {'message': 'The server had an error'}}")).toMatchObject({ kind: 'other', fallback: true });
+    expect(classifyError('Failed to call model: status=504 body=')).toMatchObject({ kind: 'timeout', retryable: true });
+    expect(classifyError('The model returned 500 tokens before stopping')).toMatchObject({ kind: 'other', fallback: false, retryable: false });
+  });
+
+  it('reads a dropped or unreachable connection in the words of an SDK or a runtime as offline', () => {
+    for (const text of ['litellm.APIError: APIError: OpenAIException - Connection error.', 'read ECONNRESET', 'getaddrinfo ENOTFOUND api.example.com', 'connect EHOSTUNREACH 10.0.0.2:443']) {
+      expect(classifyError(text), text).toMatchObject({ kind: 'offline', fallback: true, retryable: true });
+    }
+  });
+
   it('runs provider rules before the shared families', () => {
     const classify = createErrorClassifier({
       provider: 'custom',

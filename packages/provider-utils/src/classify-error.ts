@@ -281,16 +281,30 @@ function rateLimitNumbers(text: string): Partial<ProviderErrorClassification> {
 
 // A server that is not there, in the words of Node, Go, Python and Windows (decision 0056).
 const offlineWords =
-  /\bfetch failed\b|socket hang up|\bECONNREFUSED\b|network (?:error|is unreachable)|getaddrinfo|connection refused|actively refused|no connection could be made|connect call failed|cannot connect to (?:host|api|server)/i;
+  /\bfetch failed\b|socket hang up|\bECONNREFUSED\b|\bECONNRESET\b|connection reset|\bconnection error\b|\bENOTFOUND\b|\bEAI_AGAIN\b|\bE(?:HOST|NET)UNREACH\b|network (?:error|is unreachable)|getaddrinfo|connection refused|actively refused|no connection could be made|connect call failed|cannot connect to (?:host|api|server)/i;
 // No answer in time, including exception names: ModelTimeoutException, APITimeoutError, ReadTimeout.
 const timeoutWords = /\btimed? ?out\b|deadline[ _]?exceeded|deadline of [\d.]+s exceeded|\btimeout\b|timeout(?:error|exception)\b|\b(?:read|connect|write|pool)timeout\b/i;
 
+// An error status named anywhere in a wrapper's message: after a word that introduces one ("HTTP 503",
+// "status=503", "Error code: 500 - {...}", `"code":413`, "returned 502") unless a unit follows ("returned 500
+// tokens"), or before its reason phrase ("502 Bad Gateway").
+const statusAfterCue =
+  /\b(?:HTTP(?:\/[\d.]+)?|status(?:[ _]?code)?|(?:error|response)[ _]?code|code|error|returned|got|received)\W{0,3}([45]\d{2})\b(?!\s*(?:tokens?|characters?|chars|bytes|words|items|messages|requests|seconds|ms|s)\b)/i;
+const statusBeforeReason =
+  /\b([45]\d{2})\s+(?:bad request|unauthorized|payment required|forbidden|not found|request timeout|payload too large|request entity too large|too many requests|internal server error|bad gateway|service unavailable|gateway time-?out)\b/i;
+
 /**
  * A status stated in an SDK's or a wrapper's message: at its start ("400 status code (no body)", "429 Too
- * Many Requests") or as "status code 524" anywhere.
+ * Many Requests"), as "status code 524" anywhere, or as an error status a wrapper names ("Server returned
+ * HTTP 503", "openai.InternalServerError: Error code: 500 - ...").
  */
 function textStatus(text: string): number | undefined {
-  return asStatus(/^(?:HTTP\/?[\d.]*\s+|status:?\s*|(?:API )?error(?: code)?:?\s*)?(\d{3})\b/i.exec(text)?.[1]) ?? asStatus(/\bstatus[ _]code(?: of| is)?\W{0,3}(\d{3})\b/i.exec(text)?.[1]);
+  return (
+    asStatus(/^(?:HTTP\/?[\d.]*\s+|status:?\s*|(?:API )?error(?: code)?:?\s*)?(\d{3})\b/i.exec(text)?.[1]) ??
+    asStatus(/\bstatus[ _]code(?: of| is)?\W{0,3}(\d{3})\b/i.exec(text)?.[1]) ??
+    asStatus(statusAfterCue.exec(text)?.[1]) ??
+    asStatus(statusBeforeReason.exec(text)?.[1])
+  );
 }
 
 /**
