@@ -45,11 +45,15 @@ const chunkChars = 1 << 13;
 /** A special-token literal (`<|endoftext|>`), which the provider counts as one token: never cut inside. */
 const specialToken = /<\|[a-z_]{1,30}\|>/y;
 
-/** True when `cut` falls inside a special-token literal of `text`. */
+/** The longest special-token literal the pattern takes: `<|`, 30 characters, `|>`. */
+const longestSpecialToken = 34;
+
+/** True when `cut` falls inside a special-token literal of `text` (looking back only as far as one can start). */
 function insideSpecialToken(text: string, cut: number): boolean {
-  const opened = text.lastIndexOf('<|', cut - 1);
-  if (opened < 0 || cut - opened > 34) return false;
-  specialToken.lastIndex = opened;
+  const from = Math.max(0, cut - longestSpecialToken);
+  const opened = text.slice(from, cut + 1).lastIndexOf('<|');
+  if (opened < 0) return false;
+  specialToken.lastIndex = from + opened;
   return specialToken.test(text) && specialToken.lastIndex > cut;
 }
 
