@@ -1,4 +1,5 @@
 import type { Message } from '@ctxkit/core';
+import { listTrajectories, readTrajectory } from '@ctxkit/testkit';
 import { describe, expect, it } from 'vitest';
 import { createRetentionTracker, retentionNames, messageText } from './retention.ts';
 
@@ -69,5 +70,33 @@ describe('createRetentionTracker', () => {
     const summary: Message = { role: 'user', content: 'Earlier: edited src/config.py (parse_config).' };
     tracker.score([system, summary], call('c1', 'cat src/config.py'));
     expect(tracker.tally()).toMatchObject({ namesUsed: 2, namesHeld: 2, farNamesUsed: 2, farNamesHeld: 2 });
+  });
+
+  it.each(listTrajectories())('given the moves in advance, tallies %s exactly as without them', (file) => {
+    const recorded = readTrajectory(file);
+    const moves = recorded.filter((message) => message.role === 'assistant');
+    const everyName = createRetentionTracker();
+    const movesOnly = createRetentionTracker({ moves });
+    const history: Message[] = [];
+    for (const message of recorded) {
+      if (message.role === 'assistant') {
+        // A request that kept the first message and the last two, so some names are held and some are not.
+        const request = [...history.slice(0, 1), ...history.slice(1).slice(-2)];
+        everyName.score(request, message);
+        movesOnly.score(request, message);
+      }
+      history.push(message);
+      everyName.observe(message);
+      movesOnly.observe(message);
+    }
+    expect(everyName.tally().namesUsed).toBeGreaterThan(0);
+    expect(everyName.tally().namesHeld).toBeLessThan(everyName.tally().namesUsed);
+    expect(movesOnly.tally()).toEqual(everyName.tally());
+  });
+
+  it('refuses to score a move whose names none of the given moves use', () => {
+    const tracker = createRetentionTracker({ moves: [call('c1', 'cat src/config.py')] });
+    for (const message of [system, task]) tracker.observe(message);
+    expect(() => tracker.score([system, task], call('c2', 'cat src/other_file.py'))).toThrow(/score\(\) got a move that uses "src\/other_file.py"/);
   });
 });

@@ -1,5 +1,5 @@
-import { type ContentPart, type Message, textOf } from '@ctxkit/core';
-import { extractNames } from '@ctxkit/summarize';
+import { CtxkitError, type ContentPart, type Message, textOf } from '@ctxkit/core';
+import { extractNames, forEachName } from '@ctxkit/summarize';
 
 const quoted = /"([^"\n\\]{3,80})"|'([^'\n\\]{3,80})'|`([^`\n\\]{3,80})`/g;
 
@@ -15,6 +15,15 @@ export function retentionNames(text: string): Set<string> {
     if (inner.length >= 3 && /\S\s+\S/.test(inner)) into.add(`"${inner}`);
   }
   return into;
+}
+
+/** The names of a text that are among `tracked` (quoted phrases left out: those are looked up in the text itself). */
+function trackedNames(text: string, tracked: ReadonlySet<string>): Set<string> {
+  const found = new Set<string>();
+  forEachName(text, (name) => {
+    if (tracked.has(name)) found.add(name);
+  });
+  return found;
 }
 
 /** Every string value of a tool call's arguments (JSON text), keys left out; the raw text when it is not JSON. */
@@ -60,6 +69,32 @@ export interface RetentionTally {
 export interface RetentionOptions {
   /** Names whose last sighting is within this many messages of the move are "near"; the rest are "far". @default 4 */
   nearMessages?: number;
+  /**
+   * The moves `score` will be given, when known in advance (a replay of a recorded run): only the names
+   * they use are then tracked, so memory follows what the moves can score instead of every name of the
+   * run (a 40 MB base64 tool result holds about a million). Tallies are the same as without it.
+   * `score` then throws for a move that uses a name none of these moves use.
+   */
+  moves?: readonly Message[];
+}
+
+/** The names (not quoted phrases) the moves use: all a tracker given the moves has to follow. */
+function movesNames(moves: readonly Message[]): Set<string> {
+  const names = new Set<string>();
+  for (const move of moves) for (const name of retentionNames(messageText(move))) if (!name.startsWith('"')) names.add(name);
+  return names;
+}
+
+/** @throws CtxkitError INVALID_ARGUMENT when a move uses a name the tracker was not told to follow */
+function checkTracked(used: ReadonlySet<string>, tracked: ReadonlySet<string>): void {
+  for (const name of used) {
+    if (name.startsWith('"') || tracked.has(name)) continue;
+    throw new CtxkitError({
+      code: 'INVALID_ARGUMENT',
+      source: 'retention',
+      message: `score() got a move that uses ${JSON.stringify(name)}, which none of options.moves uses; pass every move that will be scored`,
+    });
+  }
 }
 
 /**
@@ -75,6 +110,7 @@ export interface RetentionOptions {
  */
 export function createRetentionTracker(options: RetentionOptions = {}) {
   const nearMessages = options.nearMessages ?? 4;
+  const tracked = options.moves ? movesNames(options.moves) : undefined;
   const lastSeen = new Map<string, number>();
   const observedTexts: string[] = [];
   const namesOf = new WeakMap<Message, Set<string>>();
@@ -93,7 +129,7 @@ export function createRetentionTracker(options: RetentionOptions = {}) {
   const cachedNames = (message: Message) => {
     let names = namesOf.get(message);
     if (!names) {
-      names = retentionNames(cachedText(message));
+      names = tracked ? trackedNames(cachedText(message), tracked) : retentionNames(cachedText(message));
       namesOf.set(message, names);
     }
     return names;
@@ -118,6 +154,7 @@ export function createRetentionTracker(options: RetentionOptions = {}) {
     /** Scores one step: `request` is what is sent, `move` the recorded assistant message that follows it. */
     score(request: readonly Message[], move: Message): void {
       const used = retentionNames(messageText(move));
+      if (tracked) checkTracked(used, tracked);
       for (const name of used) {
         const phrase = name.startsWith('"') ? name.slice(1) : undefined;
         const seenAt = phrase === undefined ? lastSeen.get(name) : lastSightingOf(phrase);

@@ -230,7 +230,7 @@ async function startReplay(recorded: readonly Message[], options: SimulateOption
     summarize: (messages, instructions) => summarizer.summarize({ messages, instructions }),
   };
   const peer: ReplayPolicy | undefined = policy === 'ctxkit' ? undefined : peerPolicies[policy](context);
-  const retention = createRetentionTracker({ nearMessages: options.nearMessages ?? 4 });
+  const retention = createRetentionTracker({ nearMessages: options.nearMessages ?? 4, moves: recorded.filter((message) => message.role === 'assistant') });
   const originals = new Map<string, string>();
   for (const message of recorded) if (message.role === 'tool') originals.set(message.toolCallId, textOf(message.content));
   return { options, window, maxOutputTokens, usageSkew, result, provider, ctxkit, peer, retention, restore, originals, history: [], previous: [], compactedAt: Number.NEGATIVE_INFINITY };

@@ -15,10 +15,14 @@ const corpusText = listTrajectories()
 // An attachment as a model sees it: base64 (letters, digits, + and /) with no space or line break.
 const base64Text = Buffer.concat(Array.from({ length: 940 }, (_, index) => createHash('sha512').update(`attachment ${index}`).digest())).toString('base64');
 
+// Text that spells special tokens, which the provider counts as one token each.
+const specialText = base64Text.replace(/(.{97})/g, '$1<|endoftext|>').replace(/(.{1013})/g, '$1 <|endofprompt|>\n');
+
 describe('chunksAtPieceBoundaries', () => {
   it.each([
     ['recorded runs', corpusText],
     ['base64', base64Text],
+    ['text with special-token literals', specialText],
   ])('cuts only where both encodings end a piece: the chunked count of %s is the whole text count', (_, text) => {
     expect(text.length).toBeGreaterThan(70_000);
     const chunks = chunksAtPieceBoundaries(text, 300);
@@ -37,10 +41,18 @@ describe('chunksAtPieceBoundaries', () => {
     expect(chunksAtPieceBoundaries('short', 100)).toEqual(['short']);
   });
 
-  it('counts a text over a megabyte as js-tiktoken counts it whole', async () => {
+  it('never cuts inside a special-token literal, which the provider counts as one token', () => {
+    expect(chunksAtPieceBoundaries('ab<|endoftext|> cd', 3)).toEqual(['ab<|endoftext|>', ' cd']);
+  });
+
+  it.each([
+    ['recorded runs', corpusText],
+    ['base64', base64Text],
+    ['special-token literals', specialText],
+  ])('counts a text over a megabyte (%s) as js-tiktoken counts it whole', async (_, text) => {
     const counter = await createSimulatedProviderCounter('o200k_base');
-    let long = corpusText;
-    while (long.length <= 1 << 20) long += `\n${corpusText}`;
+    let long = text;
+    while (long.length <= 1 << 20) long += `\n${text}`;
     expect(counter.countText(long)).toBe(new Tiktoken(o200k).encode(long, 'all').length);
   });
 });

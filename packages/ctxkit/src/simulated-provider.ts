@@ -34,8 +34,28 @@ const encoderFor = (encoding: TiktokenEncoding) => {
   return encoder;
 };
 
-/** Texts longer than this are encoded a chunk at a time (see {@link chunksAtPieceBoundaries}). */
-const chunkChars = 1 << 20;
+/**
+ * Texts longer than this are encoded a chunk at a time (see {@link chunksAtPieceBoundaries}). Small
+ * enough that js-tiktoken's token array for a chunk (at most 8K numbers, 64 KB) is an ordinary young
+ * object: the array being filled is promoted at every young collection, and a 64K-character chunk's
+ * array (360 KB for base64) promoted that often grew a 40 MB blob's replay by 300 MB of old garbage.
+ */
+const chunkChars = 1 << 13;
+
+/** A special-token literal (`<|endoftext|>`), which the provider counts as one token: never cut inside. */
+const specialToken = /<\|[a-z_]{1,30}\|>/y;
+
+/** The longest special-token literal the pattern takes: `<|`, 30 characters, `|>`. */
+const longestSpecialToken = 34;
+
+/** True when `cut` falls inside a special-token literal of `text` (looking back only as far as one can start). */
+function insideSpecialToken(text: string, cut: number): boolean {
+  const from = Math.max(0, cut - longestSpecialToken);
+  const opened = text.slice(from, cut + 1).lastIndexOf('<|');
+  if (opened < 0) return false;
+  specialToken.lastIndex = from + opened;
+  return specialToken.test(text) && specialToken.lastIndex > cut;
+}
 
 /**
  * Splits a long text into chunks of at least `size` characters, each cut where both encodings' split
@@ -43,21 +63,27 @@ const chunkChars = 1 << 20;
  * word after it); after a non-space character that a space and a letter follow (the word takes the
  * space, and nothing before it does); after a letter that anything but a letter, a mark or an
  * apostrophe follows (a word is letters and marks, with a contraction such as `'s` at most, and a piece
- * that is not a word holds no letter). The pieces, and so the token count, are those of the whole text;
- * encoding a chunk at a time keeps js-tiktoken's token array at a chunk's size instead of the text's
- * (11.9M numbers for a 40 MB log). A text with no such place stays whole.
+ * that is not a word holds no letter); never inside a special-token literal. The pieces, and so the
+ * token count, are those of the whole text; encoding a chunk at a time keeps js-tiktoken's token array
+ * at a chunk's size instead of the text's (11.9M numbers for a 40 MB log). A text with no such place
+ * stays whole.
  */
 export function chunksAtPieceBoundaries(text: string, size: number): string[] {
   const chunks: string[] = [];
   let start = 0;
   const boundary = /(?<=\n)(?=\p{L})|(?<=\S)(?= \p{L})|(?<=\p{L})(?=[^\p{L}\p{M}'\u2019])/gu;
+  boundary.lastIndex = start + size;
   while (text.length - start > size) {
-    boundary.lastIndex = start + size;
     const found = boundary.exec(text);
     if (!found) break;
     const cut = found.index;
+    if (insideSpecialToken(text, cut)) {
+      boundary.lastIndex = cut + 1;
+      continue;
+    }
     chunks.push(text.slice(start, cut));
     start = cut;
+    boundary.lastIndex = start + size;
   }
   chunks.push(text.slice(start));
   return chunks;

@@ -17,24 +17,33 @@ export function isDistinctiveName(token: string): boolean {
 }
 
 /**
+ * Calls `visit` with every distinctive name in a text, in order, once per occurrence (see
+ * {@link extractNames}), without collecting them: a caller that keeps only some names (those it will
+ * look up) holds those alone, not every name of a large text.
+ * @example forEachName('see astroid/modutils.py', (name) => console.log(name)) // astroid/modutils.py, modutils.py
+ */
+export function forEachName(text: string, visit: (name: string) => void): void {
+  for (const match of text.matchAll(rawToken)) {
+    const token = match[0];
+    if (allDigits.test(token)) {
+      if (lineNumber.test(token)) visit(token);
+      continue;
+    }
+    if (isDistinctiveName(token)) visit(token);
+    if (!/[./]/.test(token)) continue;
+    for (const component of token.split('/')) {
+      if (component !== token && isDistinctiveName(component)) visit(component);
+      if (!component.includes('.')) continue;
+      for (const part of component.split('.')) if (part !== component && !allDigits.test(part) && isDistinctiveName(part)) visit(part);
+    }
+  }
+}
+
+/**
  * Every distinctive name in a text, in order of first appearance, each with how often it occurs.
  * @example extractNames('see astroid/modutils.py:123 and _get_spec') // Map { 'astroid/modutils.py:123' → 1, 'modutils.py' → 1, '_get_spec' → 1, … }
  */
 export function extractNames(text: string, into: Map<string, number> = new Map()): Map<string, number> {
-  const add = (name: string) => into.set(name, (into.get(name) ?? 0) + 1);
-  for (const match of text.matchAll(rawToken)) {
-    const token = match[0];
-    if (allDigits.test(token)) {
-      if (lineNumber.test(token)) add(token);
-      continue;
-    }
-    if (isDistinctiveName(token)) add(token);
-    if (!/[./]/.test(token)) continue;
-    for (const component of token.split('/')) {
-      if (component !== token && isDistinctiveName(component)) add(component);
-      if (!component.includes('.')) continue;
-      for (const part of component.split('.')) if (part !== component && !allDigits.test(part) && isDistinctiveName(part)) add(part);
-    }
-  }
+  forEachName(text, (name) => into.set(name, (into.get(name) ?? 0) + 1));
   return into;
 }

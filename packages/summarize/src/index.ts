@@ -31,6 +31,6 @@ export {
 } from './summary-fold.ts';
 export { type InstructionMode, type InstructionOptions, summaryInstructions, summarySections } from './summary-instructions.ts';
 export { keyTerms, taskProblem, taskSection } from './task-check.ts';
-export { extractNames, isDistinctiveName } from './distinctive-names.ts';
+export { extractNames, forEachName, isDistinctiveName } from './distinctive-names.ts';
 export { textHash } from './text-hash.ts';
 export { type NumberBounds, numberOption, type ResolvedSummaryOptions, type SummaryOptions, summaryOptions } from './tier-options.ts';

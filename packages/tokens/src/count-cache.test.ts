@@ -20,4 +20,17 @@ describe('CountCache', () => {
     cache.clear();
     expect(cache.get('hot')).toBeUndefined();
   });
+
+  it('keeps an offered count only once the same text was offered before, so text that never repeats never enters it', () => {
+    const cache = new CountCache(100_000);
+    for (let index = 0; index < 10_000; index++) cache.offer(`blob piece ${index}`, index);
+    expect(cache.size).toBe(0);
+    cache.offer('word', 1);
+    expect(cache.get('word')).toBeUndefined();
+    cache.offer('word', 1);
+    expect(cache.get('word')).toBe(1);
+    cache.clear();
+    cache.offer('word', 1);
+    expect(cache.get('word')).toBeUndefined();
+  });
 });

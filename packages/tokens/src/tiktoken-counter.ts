@@ -128,7 +128,7 @@ export function tiktokenCounter<Encoding extends TiktokenEncoding>(encoding: Enc
     let tokens = cache.get(piece);
     if (tokens === undefined) {
       tokens = bytePairCount(utf8Binary(piece), ranks);
-      if (piece.length <= longestCachedPiece && cacheSize > 0) cache.set(piece, tokens);
+      if (piece.length <= longestCachedPiece && cacheSize > 0) cache.offer(piece, tokens);
     }
     return tokens;
   };
