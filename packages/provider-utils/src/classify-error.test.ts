@@ -103,6 +103,25 @@ describe('classifyError input shapes', () => {
     }
   });
 
+  it('reads an account out of money, a busy service and an oversized input in their general wordings', () => {
+    for (const text of [
+      'Billing hard limit has been reached',
+      'Arrearage: Access denied, please make sure your account is in good standing.',
+      'Payment Required',
+      'You have exceeded the free tier limit',
+    ]) {
+      expect(classifyError(text), text).toMatchObject({ kind: 'rate_limit', retryable: false, fallback: true });
+    }
+    for (const text of ['Engine is busy', 'The server is experiencing high load', 'Service is too busy', '{"error":{"code":"TooManyRequests"}}']) {
+      expect(classifyError(text), text).toMatchObject({ kind: 'rate_limit', retryable: true });
+    }
+    for (const text of ['Too many input tokens', 'messages total token count 140000 exceeds the maximum of 128000']) {
+      expect(classifyError(text), text).toMatchObject({ kind: 'context_overflow' });
+    }
+    // Gemini says "exceeded your current quota" of a per-minute quota too: still worth a retry.
+    expect(classifyError('You exceeded your current quota, please check your plan and billing details.')).toMatchObject({ kind: 'rate_limit', retryable: true });
+  });
+
   it('runs provider rules before the shared families', () => {
     const classify = createErrorClassifier({
       provider: 'custom',

@@ -154,7 +154,7 @@ const longestSensibleWaitMs = 15 * 60_000;
 
 // An account out of money: credits spent, a spending limit reached, a key's monthly cap (decision 0056).
 const outOfCredit =
-  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spending limit|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|余额不足|欠费/;
+  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spending limit|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|billing hard limit|payment required|\barrearage\b|account (?:is )?in good standing|free tier (?:limit|quota)|余额不足|欠费/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length".
 const rateLimitWords = new RegExp(
   String.raw`rate.?limit|throttl|\bquota|\brequests? limit (?:exceeded|reached)|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your usage limit|insufficient (?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
@@ -198,7 +198,9 @@ const overflowWords = [
   // "Request too large for the model's context window", "Prompt too large for this model"
   /\b(?:request|prompt)\b[^.]{0,20}too (?:large|long) for (?:the |this )?(?:[\w.:/-]+ )?model\b/i,
   // "too many tokens" on a bad request; with "please wait" or "per minute" it is Bedrock's throttling
-  /too many tokens(?! per)(?![^.]{0,40}(?:please wait|try again|wait before))/i,
+  /too many (?:input |prompt )?tokens(?! per)(?![^.]{0,40}(?:please wait|try again|wait before))/i,
+  // "token count 140000 exceeds the maximum of 128000"
+  /\btoken count\b[^.]{0,30}?\bexceed/i,
   // TGI "`inputs` must have less than N tokens", bare "maximum context window", "token limit exceeded"
   /\binputs?\W*(?:tokens?\W*)?must have less than \d+/i,
   /\bmax(?:imum)? context window\b/i,
@@ -219,7 +221,7 @@ const overflowWords = [
 const promptTooLong = /\b(?:prompt|input|context) (?:is )?too long\b/i;
 // Words of a busy or overloaded service; tried after the overflow families ("too many tokens: total ... cannot exceed" is an overflow).
 const busyWords =
-  /too many tokens|please wait|out of capacity|overload(?:ed)?\b|unable to process (?:your|the) request|at capacity|capacity (?:exceeded|exhausted)|no capacity|server (?:is )?busy|high demand|try again later|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading/i;
+  /too many tokens|please wait|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?\b|unable to process (?:your|the) request|at capacity|capacity (?:exceeded|exhausted)|no capacity|server (?:is )?busy|high demand|try again later|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading/i;
 
 const limitPatterns = [
   /range of input length should be\s*\[\s*\d+\s*,\s*(\d+)/i,
