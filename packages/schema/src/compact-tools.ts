@@ -153,8 +153,9 @@ function sayEndingOnce<Tool>(result: ToolsCompaction<Tool>): void {
 
 /**
  * Compacts a list of tool definitions without changing what their input schemas accept: each tool's
- * schema goes through `compactToolSchema`; tool descriptions are kept whole (white space tidied)
- * unless `trimToolDescriptions` is set. Each tool comes back in the shape it came in (MCP,
+ * schema goes through `compactToolSchema`; tool descriptions are kept whole (white space tidied;
+ * closing sentences every tool repeats said once, on the first tool, see `dedupeSharedEnding`) unless
+ * `trimToolDescriptions` is set. Each tool comes back in the shape it came in (MCP,
  * OpenAI Chat or Responses, Anthropic, bare function declaration); hosted tools without a schema and
  * every field compaction does not know (`annotations`, `cache_control`, `strict`) pass through. The
  * input is never mutated. A tool that cannot be compacted safely is returned unchanged with a warning.
