@@ -157,7 +157,7 @@ const outOfCredit =
   /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spending limit|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|billing hard limit|payment required|\barrearage\b|account (?:is )?in good standing|free tier (?:limit|quota)|余额不足|欠费/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length".
 const rateLimitWords = new RegExp(
-  String.raw`rate.?limit|throttl|\bquota|\brequests? limit (?:exceeded|reached)|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your usage limit|insufficient (?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
+  String.raw`rate.?limit|throttl|\bquota|\brequests? limit (?:exceeded|reached)|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|insufficient (?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
   'i',
 );
 // A quota that waiting a moment does not restore: daily caps, an exhausted balance.
@@ -170,6 +170,9 @@ const exhaustedQuota = new RegExp(
 const overflowWhateverStatus = /extra usage is required for long context/i;
 // Caps on a single request that are not the model's window (embedding batches).
 const perRequestCap = /tokens? per request|tokens? in (?:the )?batch\b/i;
+// An output budget the server worked out as negative ("max_tokens must be at least 1, got -563072"): the
+// input alone already fills the window (vLLM), so no smaller max_tokens helps.
+const negativeOutputBudget = /max_(?:new_|completion_)?tokens\b[^.]{0,40}?\bgot -\d+/i;
 // Input and output budget together over the window: an overflow, though a smaller output budget may fix it.
 const inputPlusOutput = /input\w*\W+(?:length\W+|tokens?\W+)?(?:\+|and)\W+max_(?:new_)?tokens\W+(?:exceed|must be|>)/i;
 const maxTokensWords = [
@@ -208,7 +211,7 @@ const overflowWords = [
   // "The model has reached its context window limit"
   /\breached (?:its|the|your) (?:maximum )?context (?:window|length)(?: limit)?\b/i,
   // llama.cpp-derived servers: the slot's KV cache (the context) is full, or the kept prefix is longer than n_ctx
-  /failed to find free space in the kv cache|\bn_keep\W{1,3}\d+\W{0,3}>=?\s*n_ctx\b/i,
+  /failed to find free space in the kv cache|\bkv cache is full\b|\bn_keep\W{1,3}\d+\W{0,3}>=?\s*n_ctx\b/i,
   // A stated token count over a stated cap (decision 0056): "Request contains N tokens, which exceeds the
   // limit of M" (Vertex), "Current message (N tokens) exceeds budget (M tokens)" (xAI)
   /\b\d+ tokens?\)?,?\s+(?:which\s+)?exceed\w*\s+(?:the\s+)?(?:\w+\s+)?(?:limit|budget|maximum)\b/i,
@@ -221,7 +224,7 @@ const overflowWords = [
 const promptTooLong = /\b(?:prompt|input|context) (?:is )?too long\b/i;
 // Words of a busy or overloaded service; tried after the overflow families ("too many tokens: total ... cannot exceed" is an overflow).
 const busyWords =
-  /too many tokens|please wait|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?\b|unable to process (?:your|the) request|at capacity|capacity (?:exceeded|exhausted)|no capacity|server (?:is )?busy|high demand|try again later|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading/i;
+  /too many tokens|please wait|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?\b|unable to process (?:your|the) request|at capacity|capacity (?:exceeded|exhausted)|no capacity|server (?:is )?busy|high demand|try again later|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading/i;
 
 const limitPatterns = [
   /range of input length should be\s*\[\s*\d+\s*,\s*(\d+)/i,
@@ -233,7 +236,7 @@ const limitPatterns = [
   /max(?:imum)? (?:prompt |input |model |sequence )?length(?: is| of)?:?\s*\(?(\d+)/i,
   /max(?:imum)? context length of [\w.:/-]+ is (\d+)/i,
   /maxlength\W{1,3}(\d+)/i,
-  /(?:tokens allowed|limit of|limit is|cannot exceed|must be <=|must not exceed|window of)\s*\(?(\d+)/i,
+  /(?:tokens allowed|limit of|limit is|cannot exceed|must be <=|must not exceed|window of|exceeds? (?:the )?maximum of)\s*\(?(\d+)/i,
   /\bbudget\W{0,3}(\d+)/i,
   /\bmax(?:imum)? size\W{1,3}(\d+) tokens/i,
 ];
@@ -316,7 +319,7 @@ function textStatus(text: string): number | undefined {
 function isBare(text: string): boolean {
   const words = text
     .replace(/<[^>]*>/g, ' ')
-    .replace(/\b(?:nginx|openresty|cloudflare|apache|envoy)(?:\/[\d.]+)?/gi, ' ')
+    .replace(/\b(?:nginx|openresty|cloudflare|apache|envoy|HTTP)(?:\/[\d.]+)?/gi, ' ')
     .replace(/\b\d{3}\b|status code \(no body\)|bad request|request entity too large|payload too large|content too large/gi, ' ')
     .replace(/[\s|:().\-/]+/g, '');
   return words === '';
@@ -342,7 +345,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
     const cap = /requested (\d+) tokens\W+max (\d+)/i.exec(text);
     return { kind: 'other', ...(cap ? { reportedTokens: Number(cap[1]), limitTokens: Number(cap[2]) } : {}) };
   }
-  if (inputPlusOutput.test(text) || promptTooLong.test(text)) return { kind: 'context_overflow', ...overflowNumbers(text) };
+  if (inputPlusOutput.test(text) || promptTooLong.test(text) || negativeOutputBudget.test(text)) return { kind: 'context_overflow', ...overflowNumbers(text) };
   if (maxTokensWords.some((pattern) => pattern.test(text))) {
     const limitTokens = firstNumber(text, maxTokensLimitPatterns);
     const reportedTokens = firstNumber(text, maxTokensRequestedPatterns);
