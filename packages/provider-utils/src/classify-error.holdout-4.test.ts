@@ -1,52 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fourthSet from './__fixtures__/provider-errors-holdout-4.json' with { type: 'json' };
-import { classifyEntry, expectClassifiedAsStated, type ProviderErrorEntry } from './__fixtures__/provider-error-entry.ts';
+import { expectClassifiedAsStated, type HeldOutEntry, heldOutFigures, heldOutName } from './__fixtures__/provider-error-entry.ts';
 import { classifyError } from './classify-error.ts';
 
-/** One entry of `__fixtures__/provider-errors-holdout-4.json`: a real error string, what it means, and where it was found. */
-interface FourthSetEntry extends ProviderErrorEntry {
-  /** `real`: a body or message quoted from a live failure; `tests`: a string from another project's test suite. */
-  origin: 'real' | 'tests';
-  /** Shares a 60-character stretch with an entry of the earlier fixtures or the corpus (same family, other numbers). */
-  near_existing?: boolean;
-  /** Every field the classifier got wrong when the set was first measured, untouched (decision 0064). */
-  untouched_answer?: string;
-  /** Why an entry is still classified wrong. */
-  known_miss?: string;
-  note?: string;
-}
-
-const entries = fourthSet as FourthSetEntry[];
-const name = (entry: FourthSetEntry, index: number) => `${index} ${entry.origin} ${entry.provider}: ${entry.body_or_message.replace(/\s+/g, ' ').slice(0, 70)}`;
-
-/** The figures decision 0064 records: kinds right overall, for real bodies and for other projects' test strings, and token figures right. */
-function figures() {
-  const kindRight = (entry: FourthSetEntry) => classifyEntry(entry).kind === entry.kind;
-  const real = entries.filter((entry) => entry.origin === 'real');
-  const tests = entries.filter((entry) => entry.origin === 'tests');
-  let tokenFigures = 0;
-  let tokenFiguresRight = 0;
-  for (const entry of entries) {
-    const result = classifyEntry(entry);
-    if (entry.limit_tokens !== undefined) {
-      tokenFigures++;
-      if (result.limitTokens === entry.limit_tokens) tokenFiguresRight++;
-    }
-    if (entry.reported_tokens !== undefined) {
-      tokenFigures++;
-      if ([result.reportedTokens, result.inputTokens].includes(entry.reported_tokens)) tokenFiguresRight++;
-    }
-  }
-  return {
-    kindRight: entries.filter(kindRight).length,
-    realRight: real.filter(kindRight).length,
-    testsRight: tests.filter(kindRight).length,
-    tokenFiguresRight,
-    tokenFigures,
-    real: real.length,
-    tests: tests.length,
-  };
-}
+const entries = fourthSet as HeldOutEntry[];
 
 describe('classifyError on the fourth held-out set (issue 14: collected after decision 0056, measured untouched, then fixed by family)', () => {
   it('holds sourced real bodies and other projects’ test strings over the families the issue names', () => {
@@ -61,12 +18,12 @@ describe('classifyError on the fourth held-out set (issue 14: collected after de
     }
   });
 
-  it.each(entries.map((entry, index) => [name(entry, index), entry] as const).filter(([, entry]) => entry.known_miss === undefined))('%s', (_name, entry) => {
+  it.each(entries.map((entry, index) => [heldOutName(entry, index), entry] as const).filter(([, entry]) => entry.known_miss === undefined))('%s', (_name, entry) => {
     expectClassifiedAsStated(entry);
   });
 
   it('gets every real body right and at least 95% of the other projects’ test strings (untouched it was 67 of 82: real 44 of 56, tests 23 of 26, token figures 43 of 48)', () => {
-    const result = figures();
+    const result = heldOutFigures(entries);
     expect(result.realRight).toBe(result.real);
     expect(result.testsRight).toBeGreaterThanOrEqual(Math.ceil(0.95 * result.tests));
     expect(result.tokenFiguresRight).toBe(result.tokenFigures);

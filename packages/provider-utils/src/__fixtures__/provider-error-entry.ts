@@ -33,3 +33,50 @@ export function expectClassifiedAsStated(entry: ProviderErrorEntry): void {
   if (entry.retryable !== undefined) expect(result.retryable).toBe(entry.retryable);
   if (entry.fallback !== undefined) expect(result.fallback).toBe(entry.fallback);
 }
+
+/** An entry of a held-out set (`provider-errors-holdout-4.json` and later): what it adds to a fixture entry. */
+export interface HeldOutEntry extends ProviderErrorEntry {
+  /** `real`: a body or message quoted from a live failure; `tests`: a string from another project's test suite. */
+  origin: 'real' | 'tests';
+  /** Shares a 60-character stretch with an entry of the earlier fixtures or the corpus (same family, other numbers). */
+  near_existing?: boolean;
+  /** Every field the classifier got wrong when the set was first measured, untouched (decision 0064). */
+  untouched_answer?: string;
+  /** Why an entry is still classified wrong. */
+  known_miss?: string;
+  note?: string;
+}
+
+/** A test name for a held-out entry: its position, origin, provider and the start of its text. */
+export function heldOutName(entry: HeldOutEntry, index: number): string {
+  return `${index} ${entry.origin} ${entry.provider}: ${entry.body_or_message.replace(/\s+/g, ' ').slice(0, 70)}`;
+}
+
+/** The figures the goal is judged on: kinds right overall, for real bodies and for other projects' test strings, and token figures right. */
+export function heldOutFigures(entries: readonly HeldOutEntry[]) {
+  const kindRight = (entry: HeldOutEntry) => classifyEntry(entry).kind === entry.kind;
+  const real = entries.filter((entry) => entry.origin === 'real');
+  const tests = entries.filter((entry) => entry.origin === 'tests');
+  let tokenFigures = 0;
+  let tokenFiguresRight = 0;
+  for (const entry of entries) {
+    const result = classifyEntry(entry);
+    if (entry.limit_tokens !== undefined) {
+      tokenFigures++;
+      if (result.limitTokens === entry.limit_tokens) tokenFiguresRight++;
+    }
+    if (entry.reported_tokens !== undefined) {
+      tokenFigures++;
+      if ([result.reportedTokens, result.inputTokens].includes(entry.reported_tokens)) tokenFiguresRight++;
+    }
+  }
+  return {
+    kindRight: entries.filter(kindRight).length,
+    realRight: real.filter(kindRight).length,
+    testsRight: tests.filter(kindRight).length,
+    tokenFiguresRight,
+    tokenFigures,
+    real: real.length,
+    tests: tests.length,
+  };
+}
