@@ -94,7 +94,7 @@ describe('llamacppProvider: the window of the model serving the request', () => 
     const errors: unknown[] = [];
     const llamacpp = llamacppProvider({ baseURL: server.url, onError: (error) => errors.push(error) });
     expect(await llamacpp.contextWindow('mistral-7b')).toEqual({ contextWindow: 4096, source: 'default' });
-    await vi.waitFor(() => expect(errors.map(String).join()).toMatch(/routes no model "mistral-7b" \(it lists: ggml-org\/gemma-3-4b-it-GGUF:Q4_K_M/));
+    await vi.waitFor(() => expect(errors.map(String).join()).toMatch(/routes no model "mistral-7b" \(it lists: ggml-org\/gemma-3-4b-it-GGUF:Q4_K_M/), { timeout: 10_000 });
   });
 
   it('does not take a model still loading for a window, and picks the real one once loaded', async () => {
@@ -103,7 +103,7 @@ describe('llamacppProvider: the window of the model serving the request', () => 
     const llamacpp = llamacppProvider({ baseURL: server.url });
     expect(await llamacpp.contextWindow(modelPath)).toEqual({ contextWindow: 4096, source: 'default' });
     Object.assign(state, singleModel());
-    await vi.waitFor(async () => expect(await llamacpp.contextWindow(modelPath)).toEqual({ contextWindow: 8192, source: 'discovered' }));
+    await vi.waitFor(async () => expect(await llamacpp.contextWindow(modelPath)).toEqual({ contextWindow: 8192, source: 'discovered' }), { timeout: 10_000 });
   });
 });
 
@@ -156,7 +156,7 @@ describe('llamacppProvider: usage, errors and learned windows', () => {
 
     expect((await llamacpp.contextWindow(modelPath)).contextWindow).toBe(16_384);
     expect(llamacpp.classifyError(await failure('/exceed'), { model: modelPath })).toMatchObject({ kind: 'context_overflow', reportedTokens: 14_429, limitTokens: 8192, fallback: false });
-    await vi.waitFor(async () => expect(await llamacpp.contextWindow(modelPath)).toEqual({ contextWindow: 8192, source: 'learned' }));
+    await vi.waitFor(async () => expect(await llamacpp.contextWindow(modelPath)).toEqual({ contextWindow: 8192, source: 'learned' }), { timeout: 10_000 });
   });
 });
 
@@ -170,10 +170,10 @@ describe('llamacppProvider: the summarizer', () => {
     state.chat = (_request, response) => sendJson(response, 400, fixture('error-exceed-context.json'));
     expect((await llamacpp.contextWindow(modelPath)).contextWindow).toBe(8192);
     state.props = { '': { default_generation_settings: { n_ctx: 16_384 } } };
-    await vi.waitFor(async () => expect((await llamacpp.contextWindow(modelPath)).contextWindow).toBe(16_384));
+    await vi.waitFor(async () => expect((await llamacpp.contextWindow(modelPath)).contextWindow).toBe(16_384), { timeout: 10_000 });
     await expect(llamacpp.summarizer(modelPath).summarize({ messages: transcript, instructions: 'Summarize.' })).rejects.toSatisfy(
       (error) => ProviderCallError.isInstance(error) && error.status === 400,
     );
-    await vi.waitFor(async () => expect(await llamacpp.contextWindow(modelPath)).toEqual({ contextWindow: 8192, source: 'learned' }));
+    await vi.waitFor(async () => expect(await llamacpp.contextWindow(modelPath)).toEqual({ contextWindow: 8192, source: 'learned' }), { timeout: 10_000 });
   });
 });

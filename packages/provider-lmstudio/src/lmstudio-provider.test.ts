@@ -64,7 +64,7 @@ describe('lmstudioProvider: the window of the model serving the request', () => 
     expect((await lmstudio.contextWindow('meta-llama-3.1-8b-instruct')).contextWindow).toBe(4096);
     const llama = state.models.find((model) => model.id === 'meta-llama-3.1-8b-instruct') as LmStudioModel;
     Object.assign(llama, { state: 'loaded', loaded_context_length: 8192 });
-    await vi.waitFor(async () => expect((await lmstudio.contextWindow('meta-llama-3.1-8b-instruct')).contextWindow).toBe(8192));
+    await vi.waitFor(async () => expect((await lmstudio.contextWindow('meta-llama-3.1-8b-instruct')).contextWindow).toBe(8192), { timeout: 10_000 });
     Object.assign(llama, { state: 'not-loaded', loaded_context_length: undefined });
     expect(await lmstudio.windows.refresh('meta-llama-3.1-8b-instruct')).toEqual({ contextWindow: 8192, source: 'discovered' });
   });
@@ -74,7 +74,7 @@ describe('lmstudioProvider: the window of the model serving the request', () => 
     const errors: unknown[] = [];
     const lmstudio = lmstudioProvider({ baseURL: server.url, onError: (error) => errors.push(error) });
     expect(await lmstudio.contextWindow('mistral-7b')).toEqual({ contextWindow: 4096, source: 'default' });
-    await vi.waitFor(() => expect(errors.map(String).join()).toMatch(/lists no model "mistral-7b" \(it lists: qwen3-8b, meta-llama-3.1-8b-instruct/));
+    await vi.waitFor(() => expect(errors.map(String).join()).toMatch(/lists no model "mistral-7b" \(it lists: qwen3-8b, meta-llama-3.1-8b-instruct/), { timeout: 10_000 });
   });
 });
 
@@ -124,7 +124,7 @@ describe('lmstudioProvider: usage, errors and learned windows', () => {
 
     expect((await lmstudio.contextWindow('qwen3-8b')).contextWindow).toBe(16_384);
     expect(lmstudio.classifyError(await failure('/keep'), { model: 'qwen3-8b' })).toMatchObject({ kind: 'context_overflow', reportedTokens: 5321, limitTokens: 4096 });
-    await vi.waitFor(async () => expect(await lmstudio.contextWindow('qwen3-8b')).toEqual({ contextWindow: 4096, source: 'learned' }));
+    await vi.waitFor(async () => expect(await lmstudio.contextWindow('qwen3-8b')).toEqual({ contextWindow: 4096, source: 'learned' }), { timeout: 10_000 });
   });
 });
 
@@ -156,7 +156,7 @@ describe('lmstudioProvider: the summarizer', () => {
     expect(ProviderCallError.isInstance(error) && error.status === 200).toBe(true);
     expect(lmstudio.classifyError(error)).toMatchObject({ kind: 'context_overflow', limitTokens: 4096 });
     // The summarizer's own overflow taught the window of its model.
-    await vi.waitFor(async () => expect(await lmstudio.contextWindow('qwen3-8b')).toEqual({ contextWindow: 4096, source: 'learned' }));
+    await vi.waitFor(async () => expect(await lmstudio.contextWindow('qwen3-8b')).toEqual({ contextWindow: 4096, source: 'learned' }), { timeout: 10_000 });
   });
 
   it('rejects bad options with a clear error', () => {

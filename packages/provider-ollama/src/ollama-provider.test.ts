@@ -90,7 +90,7 @@ describe('ollamaProvider: the window of the model serving the request', () => {
     const ollama = ollamaProvider({ baseURL: server.url });
     expect((await ollama.contextWindow('qwen3:8b')).contextWindow).toBe(16_384);
     state.loaded = [{ name: 'qwen3:8b', context_length: 32_768 }];
-    await vi.waitFor(async () => expect((await ollama.contextWindow('qwen3:8b')).contextWindow).toBe(32_768));
+    await vi.waitFor(async () => expect((await ollama.contextWindow('qwen3:8b')).contextWindow).toBe(32_768), { timeout: 10_000 });
     expect(server.requestsTo('/api/ps').length).toBeGreaterThanOrEqual(2);
   });
 
@@ -110,7 +110,7 @@ describe('ollamaProvider: the window of the model serving the request', () => {
     const ollama = ollamaProvider({ baseURL: server.url, discoveryTimeoutMs: 50 });
     expect(await ollama.contextWindow('qwen3:8b')).toEqual({ contextWindow: 4096, source: 'default' });
     open();
-    await vi.waitFor(async () => expect(await ollama.contextWindow('qwen3:8b')).toEqual({ contextWindow: 16_384, source: 'discovered' }));
+    await vi.waitFor(async () => expect(await ollama.contextWindow('qwen3:8b')).toEqual({ contextWindow: 16_384, source: 'discovered' }), { timeout: 10_000 });
   });
 
   it('gives a lookup racing another one (the summarizer looks its window up when made) the discovered window too', async () => {
@@ -120,7 +120,7 @@ describe('ollamaProvider: the window of the model serving the request', () => {
     const ollama = ollamaProvider({ baseURL: server.url });
     ollama.summarizer('qwen3:8b');
     const lookup = ollama.contextWindow('qwen3:8b');
-    await vi.waitFor(() => expect(server.requests).toHaveLength(2));
+    await vi.waitFor(() => expect(server.requests).toHaveLength(2), { timeout: 10_000 });
     open();
     expect(await lookup).toEqual({ contextWindow: 16_384, source: 'discovered' });
   });
@@ -138,7 +138,7 @@ describe('ollamaProvider: the window of the model serving the request', () => {
     const errors: unknown[] = [];
     const ollama = ollamaProvider({ baseURL: server.url, onError: (error) => errors.push(error) });
     expect(await ollama.contextWindow('qwen3:32b')).toEqual({ contextWindow: 4096, source: 'default' });
-    await vi.waitFor(() => expect(errors.some((error) => ProviderCallError.isInstance(error) && error.status === 404)).toBe(true));
+    await vi.waitFor(() => expect(errors.some((error) => ProviderCallError.isInstance(error) && error.status === 404)).toBe(true), { timeout: 10_000 });
   });
 
   it('uses windows set by hand over discovery', async () => {
@@ -238,7 +238,7 @@ describe('ollamaProvider: usage, errors and learned windows', () => {
       body: '{"error":{"message":"This model\'s maximum context length is 8192 tokens. However, you requested 9304 tokens (9304 in the messages, 0 in the completion)."}}',
     };
     expect(ollama.classifyError(stated, { model: 'qwen3:8b' })).toMatchObject({ kind: 'context_overflow', limitTokens: 8192 });
-    await vi.waitFor(async () => expect(await ollama.contextWindow('qwen3:8b')).toEqual({ contextWindow: 8192, source: 'learned' }));
+    await vi.waitFor(async () => expect(await ollama.contextWindow('qwen3:8b')).toEqual({ contextWindow: 8192, source: 'learned' }), { timeout: 10_000 });
     // And a new instance over the same store knows it too.
     expect(await ollamaProvider({ baseURL: server.url, store: fileStore(folder) }).contextWindow('qwen3:8b')).toEqual({ contextWindow: 8192, source: 'learned' });
   });
@@ -297,7 +297,7 @@ describe('ollamaProvider: the summarizer', () => {
     const ollama = ollamaProvider({ baseURL: server.url });
     const summarizer = ollama.summarizer('qwen3:8b');
     await ollama.contextWindow('qwen3:8b');
-    await vi.waitFor(() => expect(summarizer.contextWindow).toBe(16_384));
+    await vi.waitFor(() => expect(summarizer.contextWindow).toBe(16_384), { timeout: 10_000 });
   });
 
   it('fails a summary cut off at its output limit instead of returning half of it', async () => {

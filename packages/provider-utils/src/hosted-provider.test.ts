@@ -84,7 +84,7 @@ describe('createHostedProvider', () => {
     const errors: unknown[] = [];
     const provider = myApiProvider({ baseURL: `${server.url}/v1`, onError: (error) => errors.push(error) });
     expect(await provider.contextWindow('big-model')).toMatchObject({ contextWindow: 200_000, source: 'catalog' });
-    await vi.waitFor(() => expect(errors).toHaveLength(1));
+    await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 10_000 });
     expect(String(errors[0])).toContain('[ctxkit:my-api] no API key: pass apiKey or set CTXKIT_TEST_API_KEY (or CTXKIT_TEST_OTHER_KEY)');
     expect(server.requests).toEqual([]);
     process.env.CTXKIT_TEST_OTHER_KEY = 'from-env';

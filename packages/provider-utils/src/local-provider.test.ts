@@ -80,7 +80,7 @@ describe('createLocalProvider: windows', () => {
     const errors: unknown[] = [];
     const provider = myServerProvider({ baseURL: await refusedURL(), onError: (error, model) => errors.push([model, error]) });
     expect(await provider.contextWindow('qwen3-8b')).toEqual({ contextWindow: 4_096, source: 'default' });
-    await vi.waitFor(() => expect(errors).toHaveLength(1));
+    await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 10_000 });
     expect(provider.classifyError((errors[0] as [string, unknown])[1])).toMatchObject({ kind: 'offline', fallback: true });
   });
 
@@ -89,7 +89,7 @@ describe('createLocalProvider: windows', () => {
     const provider = myServerProvider({ baseURL: (await modelServer(state)).url });
     expect((await provider.contextWindow('qwen3-8b')).contextWindow).toBe(16_384);
     state.windows['qwen3-8b'] = 32_768;
-    await vi.waitFor(async () => expect((await provider.contextWindow('qwen3-8b')).contextWindow).toBe(32_768));
+    await vi.waitFor(async () => expect((await provider.contextWindow('qwen3-8b')).contextWindow).toBe(32_768), { timeout: 10_000 });
   });
 
   it('keeps the window stored while the model ran over a tentative answer (a setting or a default), not over a real one', async () => {
@@ -114,7 +114,7 @@ describe('createLocalProvider: windows', () => {
     const provider = myServerProvider({ baseURL: server.url });
     provider.summarizer('qwen3-8b');
     const lookup = provider.contextWindow('qwen3-8b');
-    await vi.waitFor(() => expect(server.requestsTo('/props')).toHaveLength(1));
+    await vi.waitFor(() => expect(server.requestsTo('/props')).toHaveLength(1), { timeout: 10_000 });
     open();
     expect(await lookup).toEqual({ contextWindow: 16_384, source: 'discovered' });
     expect(server.requestsTo('/props')).toHaveLength(1);
@@ -137,7 +137,7 @@ describe('createLocalProvider: windows', () => {
     await provider.contextWindow('qwen3-8b');
     const stated = { status: 400, body: '{"error":{"message":"This model\'s maximum context length is 8192 tokens. However, you requested 9304 tokens."}}' };
     expect(provider.classifyError(stated, { model: 'qwen3-8b' })).toMatchObject({ kind: 'context_overflow', limitTokens: 8_192, provider: 'my-server' });
-    await vi.waitFor(async () => expect(await provider.contextWindow('qwen3-8b')).toEqual({ contextWindow: 8_192, source: 'learned' }));
+    await vi.waitFor(async () => expect(await provider.contextWindow('qwen3-8b')).toEqual({ contextWindow: 8_192, source: 'learned' }), { timeout: 10_000 });
   });
 
   it('rejects a bad baseURL, id or number option, naming it', () => {

@@ -51,7 +51,7 @@ describe('vllmProvider: the window of the model serving the request', () => {
     const errors: unknown[] = [];
     const vllm = vllmProvider({ baseURL: server.url, onError: (error) => errors.push(error) });
     expect(await vllm.contextWindow(coder)).toEqual({ contextWindow: 4096, source: 'default' });
-    await vi.waitFor(() => expect(errors.some((error) => ProviderCallError.isInstance(error) && error.status === 401)).toBe(true));
+    await vi.waitFor(() => expect(errors.some((error) => ProviderCallError.isInstance(error) && error.status === 401)).toBe(true), { timeout: 10_000 });
   });
 
   it('follows a server restarted with another --max-model-len', async () => {
@@ -61,7 +61,7 @@ describe('vllmProvider: the window of the model serving the request', () => {
     expect((await vllm.contextWindow(coder)).contextWindow).toBe(32_768);
     const [base] = state.models.data ?? [];
     if (base) base.max_model_len = 16_384;
-    await vi.waitFor(async () => expect((await vllm.contextWindow(coder)).contextWindow).toBe(16_384));
+    await vi.waitFor(async () => expect((await vllm.contextWindow(coder)).contextWindow).toBe(16_384), { timeout: 10_000 });
   });
 
   it('reports a model the server does not serve, naming those it does', async () => {
@@ -69,7 +69,7 @@ describe('vllmProvider: the window of the model serving the request', () => {
     const errors: unknown[] = [];
     const vllm = vllmProvider({ baseURL: server.url, onError: (error) => errors.push(error) });
     expect(await vllm.contextWindow('Qwen/Qwen3-8B')).toEqual({ contextWindow: 4096, source: 'default' });
-    await vi.waitFor(() => expect(errors.map(String).join()).toMatch(/serves no model "Qwen\/Qwen3-8B" \(it serves: Qwen\/Qwen2.5-Coder-32B-Instruct, sql-lora\)/));
+    await vi.waitFor(() => expect(errors.map(String).join()).toMatch(/serves no model "Qwen\/Qwen3-8B" \(it serves: Qwen\/Qwen2.5-Coder-32B-Instruct, sql-lora\)/), { timeout: 10_000 });
   });
 });
 
@@ -136,7 +136,7 @@ describe('vllmProvider: usage, errors and learned windows', () => {
     // The server restarts with a larger --max-model-len: the old lesson no longer holds.
     const [base] = state.models.data ?? [];
     if (base) base.max_model_len = 65_536;
-    await vi.waitFor(async () => expect(await vllm.contextWindow(coder)).toEqual({ contextWindow: 65_536, source: 'discovered' }));
+    await vi.waitFor(async () => expect(await vllm.contextWindow(coder)).toEqual({ contextWindow: 65_536, source: 'discovered' }), { timeout: 10_000 });
   });
 });
 
