@@ -110,27 +110,20 @@ export function compactToolsChecked<Tool>(tools: readonly Tool[], options: Compa
   return result;
 }
 
+const minToolsSharing = 3;
+
 /** The closing sentences every description ends with, leaving each a sentence of its own; longest first. */
-export function sharedEnding(descriptions: readonly string[]): string | undefined {
+function sharedEnding(descriptions: readonly string[]): string | undefined {
   if (descriptions.length < minToolsSharing) return undefined;
   const [first, ...rest] = descriptions as [string, ...string[]];
+  // Where each other description may be cut: at a sentence start, never its first.
+  const cuts = rest.map((description) => new Set(sentenceStarts(description).slice(1)));
   for (const start of sentenceStarts(first).slice(1)) {
     const ending = first.slice(start);
-    if (
-      rest.every(
-        (description) =>
-          description.endsWith(ending) &&
-          sentenceStarts(description)
-            .slice(1)
-            .includes(description.length - ending.length),
-      )
-    )
-      return ending;
+    if (rest.every((description, index) => description.endsWith(ending) && cuts[index]!.has(description.length - ending.length))) return ending;
   }
   return undefined;
 }
-
-const minToolsSharing = 3;
 
 /** The set-wide step on compacted tool descriptions: a closing every one repeats is said once. */
 function sayEndingOnce<Tool>(result: ToolsCompaction<Tool>): void {
