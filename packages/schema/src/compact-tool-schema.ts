@@ -1,4 +1,5 @@
 import { CtxkitError } from '@ctxkit/core';
+import { dedupeBranchDescriptions } from './branch-descriptions.ts';
 import { collapseNullable } from './collapse-nullable.ts';
 import { type CompactionWarning, compactionWarning, defaultWarningHandler } from './compaction-warning.ts';
 import { collapseWhitespace, dropRequirednessNote, stripEmphasis, terseDescription } from './description-text.ts';
@@ -42,6 +43,12 @@ export interface CompactSchemaOptions {
    * validates the same (X has one type and only keywords of that type). @default true
    */
   collapseNullable?: boolean;
+  /**
+   * Describe a property once per `anyOf` / `oneOf`: where a later branch repeats a property an earlier
+   * branch described with the same text (request-body unions repeat every shared field), the later copy
+   * drops the description. @default true
+   */
+  dedupeBranchDescriptions?: boolean;
   /** Annotation keywords to keep anyway, for a host that reads them (`['default']` to fill defaults in). @default [] */
   keepKeywords?: readonly string[];
   /**
@@ -162,7 +169,11 @@ function compactNode(original: unknown, pointer: string, context: NodeContext, w
 function compactKeywordValue(keyword: string, value: unknown, here: string, requiredList: ReadonlySet<string>, walk: Walk): unknown {
   if (singleSchemaKeywords.has(keyword)) return compactNode(value, here, {}, walk);
   if (keyword === 'items' || schemaArrayKeywords.has(keyword)) {
-    if (Array.isArray(value)) return value.map((item, index) => compactNode(item, here + escapeSegment(index), {}, walk));
+    if (Array.isArray(value)) {
+      const compacted = value.map((item, index) => compactNode(item, here + escapeSegment(index), {}, walk));
+      const union = keyword === 'anyOf' || keyword === 'oneOf';
+      return union && (walk.options.dedupeBranchDescriptions ?? true) ? dedupeBranchDescriptions(compacted, (path) => walk.referencedPaths.has(here + path)) : compacted;
+    }
     return keyword === 'items' ? compactNode(value, here, {}, walk) : copyJson(value);
   }
   if (schemaMapKeywords.has(keyword) && isRecord(value)) {

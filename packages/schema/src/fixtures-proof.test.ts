@@ -9,8 +9,8 @@ import { normalizeToolsInput } from './normalize-tools-input.ts';
 import { schemaBench } from './bench/schema-bench.ts';
 import { checkToolsAgreement } from './bench/validation-agreement.ts';
 
-// Tool sets of shapes the shared corpus lacks (FastMCP / Pydantic, function-calling-benchmark docs),
-// written for this repository from public documentation; each file names its source.
+// Tool sets of shapes the shared corpus lacks (FastMCP / Pydantic, function-calling-benchmark docs,
+// Stainless's OpenAPI-generated MCP tools), from public documentation and sources; each file names its source.
 const fixtures = join(import.meta.dirname, '__fixtures__');
 const files = readdirSync(fixtures)
   .filter((file) => file.endsWith('.json'))

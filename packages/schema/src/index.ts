@@ -6,6 +6,7 @@
 export { type CompactSchemaOptions, compactDescription, compactSchemaChecked, compactToolSchema, type SchemaCompaction, type SchemaLocation } from './compact-tool-schema.ts';
 export { type CompactToolsOptions, compactTools, compactToolsChecked, type ToolsCompaction } from './compact-tools.ts';
 export type { CompactionWarning } from './compaction-warning.ts';
+export { dedupeBranchDescriptions } from './branch-descriptions.ts';
 export { collapseNullable } from './collapse-nullable.ts';
 export { type DeferredToolCall, type DeferredTools, type DeferToolsOptions, deferTools, type ToolLoading } from './defer-tools.ts';
 export { defaultStopWords, type SearchTermsOptions, searchTerms, splitWords } from './search-terms.ts';
