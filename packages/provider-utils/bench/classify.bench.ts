@@ -32,6 +32,7 @@ const holdout2: Entry[] = JSON.parse(readFileSync(join(import.meta.dirname, '..'
 const holdout3: Entry[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-3.json'), 'utf8'));
 const holdout4: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-4.json'), 'utf8'));
 const holdout5: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-5.json'), 'utf8'));
+const holdout6: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-6.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -106,13 +107,18 @@ for (const origin of ['real', 'tests'] as const) {
     `| fourth held-out set, ${origin === 'real' ? 'real bodies' : 'other projects’ test strings'} (src/__fixtures__/provider-errors-holdout-4.json) | ${score.total} | ${score.kinds} (untouched: ${untouched}) | ${score.numbers} of ${score.numbered} |`,
   );
 }
-for (const origin of ['real', 'tests'] as const) {
-  const part = holdout5.filter((entry) => entry.origin === origin);
-  const score = accuracy(part);
-  const untouched = part.filter((entry) => entry.untouched_answer === undefined || !entry.untouched_answer.startsWith('kind ')).length;
-  console.log(
-    `| fifth held-out set, ${origin === 'real' ? 'real bodies' : 'other projects’ test strings'} (src/__fixtures__/provider-errors-holdout-5.json) | ${score.total} | ${score.kinds} (untouched: ${untouched}) | ${score.numbers} of ${score.numbered} |`,
-  );
+for (const [name, set, file] of [
+  ['fifth', holdout5, 'provider-errors-holdout-5.json'],
+  ['sixth', holdout6, 'provider-errors-holdout-6.json'],
+] as const) {
+  for (const origin of ['real', 'tests'] as const) {
+    const part = set.filter((entry) => entry.origin === origin);
+    const score = accuracy(part);
+    const untouched = part.filter((entry) => entry.untouched_answer === undefined || !entry.untouched_answer.startsWith('kind ')).length;
+    console.log(
+      `| ${name} held-out set, ${origin === 'real' ? 'real bodies' : 'other projects’ test strings'} (src/__fixtures__/${file}) | ${score.total} | ${score.kinds} (untouched: ${untouched}) | ${score.numbers} of ${score.numbered} |`,
+    );
+  }
 }
 const classify = median(classifyTimes);
 const baseline = median(baselineTimes);

@@ -154,7 +154,7 @@ const longestSensibleWaitMs = 15 * 60_000;
 
 // An account out of money: credits spent, a spending limit reached, a key's monthly cap (decision 0056).
 const outOfCredit =
-  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spending limit|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|billing hard limit|payment required|\barrearage\b|account (?:is )?in good standing|free tier (?:limit|quota)|余额不足|欠费/;
+  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spend(?:ing)? limit|(?:does(?:n't| not)|do(?:n't| not)) have (?:any |enough |sufficient )?(?:credits?|balance|funds)\b|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|billing hard limit|payment required|\barrearage\b|account (?:is )?in good standing|free tier (?:limit|quota)|余额不足|欠费/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length".
 const rateLimitWords = new RegExp(
   String.raw`rate.?limit|throttl|\bquota|\brequests? limit (?:exceeded|reached)|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|insufficient (?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
@@ -162,7 +162,7 @@ const rateLimitWords = new RegExp(
 );
 // A quota that waiting a moment does not restore: daily caps, an exhausted balance.
 const exhaustedQuota = new RegExp(
-  String.raw`insufficient[_ ]quota|per ?day|daily|\b[TR]PD\b|insufficient (?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${outOfCredit.source}`,
+  String.raw`insufficient[_ ]quota|per ?day|daily|monthly|weekly|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\b[TR]PD\b|insufficient (?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${outOfCredit.source}`,
   'i',
 );
 // Words that make an error an overflow whatever its status: Anthropic answers 429 for a long-context
@@ -182,7 +182,7 @@ const maxTokensWords = [
 ];
 const overflowWords = [
   /context_length_exceeded|exceed_context_size_error|model_max_prompt_tokens_exceeded|context_?window_?exceeded|contextwindowexceeded|\binput_too_large\b/i,
-  /\b(?:context|prompt|input|sequence)(?:[\s_]+(?:length|window|size|limit|token count|tokens))?\W+(?:[\w'.]+\W+){0,3}?(?:exceed\w*|(?:is |are )?too (?:long|large)|greater than|longer than|overflow)/i,
+  /\b(?:context|prompt|input|sequence|conversation)(?:[\s_]+(?:length|window|size|limit|token count|tokens))?\W+(?:[\w'.]+\W+){0,3}?(?:exceed\w*|(?:is |are )?too (?:long|large)|greater than|longer than|overflow)/i,
   /\b(?:exceed\w*|greater than|longer than|more than)\s+(?:[\w']+\W+){0,4}?(?:context|max(?:imum)? (?:prompt |input |context |model |sequence )?length|maxlength|maximum number of tokens)/i,
   /reduce the length of (?:the |your )?(?:messages|prompt|input)/i,
   /max(?:imum)? (?:prompt |input |context |model |sequence )?length (?:is|of)\b|max(?:imum)? context length/i,
@@ -209,7 +209,7 @@ const overflowWords = [
   /\bmax(?:imum)? context window\b/i,
   /\btoken limit (?:exceeded|reached)\b/i,
   // "The model has reached its context window limit"
-  /\breached (?:its|the|your) (?:maximum )?context (?:window|length)(?: limit)?\b/i,
+  /\breached (?:its|the|your) (?:maximum )?(?:context (?:window|length)|conversation)(?: limit)?\b/i,
   // llama.cpp-derived servers: the slot's KV cache (the context) is full, or the kept prefix is longer than n_ctx
   /failed to find free space in the kv cache|\bkv cache is full\b|\bn_keep\W{1,3}\d+\W{0,3}>=?\s*n_ctx\b/i,
   // A stated token count over a stated cap (decision 0056): "Request contains N tokens, which exceeds the
@@ -218,7 +218,7 @@ const overflowWords = [
   // A prompt's size set against the window: "Prompt is N tokens but the model context window is M tokens"
   /\b(?:prompt|input|request|message)\b[^.]{0,20}?\b\d+ tokens?\b[^.]{0,40}?\bcontext (?:window|length|size)\b/i,
   // Chinese-language gateways: input or context length (or token count) over the limit
-  /(?:输入|上下文|提示词?|请求)的?(?:长度|token\s*数量?|令牌数)\S{0,4}?(?:超过|超出|过长)/,
+  /(?:(?:输入|上下文|提示词?|请求)的?(?:长度|token\s*数量?|令牌数)|token\s*数量?|令牌数量?)\S{0,4}?(?:超过|超出|过长)|(?:超过|超出)了?(?:模型的?)?(?:最大)?(?:上下文|输入长度|token)/,
 ];
 // Overflow words that win over a mention of max tokens ("prompt too long: max tokens exceeded").
 const promptTooLong = /\b(?:prompt|input|context) (?:is )?too long\b/i;
@@ -238,6 +238,7 @@ const limitPatterns = [
   /maxlength\W{1,3}(\d+)/i,
   /(?:tokens allowed|limit of|limit is|cannot exceed|must be <=|must not exceed|window of|exceeds? (?:the )?maximum of)\s*\(?(\d+)/i,
   /\bbudget\W{0,3}(\d+)/i,
+  /\b(\d+)[- ]tokens? context (?:window|length|size)\b/i,
   /\bmax(?:imum)? size\W{1,3}(\d+) tokens/i,
 ];
 const reportedPatterns = [
@@ -286,7 +287,7 @@ function rateLimitNumbers(text: string): Partial<ProviderErrorClassification> {
 
 // A server that is not there, in the words of Node, Go, Python and Windows (decision 0056).
 const offlineWords =
-  /\bfetch failed\b|socket hang up|\bECONNREFUSED\b|\bECONNRESET\b|connection reset|\bconnection error\b|\bENOTFOUND\b|\bEAI_AGAIN\b|\bE(?:HOST|NET)UNREACH\b|network (?:error|is unreachable)|getaddrinfo|connection refused|actively refused|no connection could be made|connect call failed|cannot connect to (?:host|api|server)/i;
+  /\bfetch failed\b|socket hang up|\bECONNREFUSED\b|\bECONNRESET\b|connection reset|\bconnection error\b|\bENOTFOUND\b|\bEAI_AGAIN\b|\bE(?:HOST|NET)UNREACH\b|network (?:error|is unreachable)|getaddrinfo|connection refused|actively refused|no connection could be made|connect call failed|(?:cannot|can't|could not|couldn't|failed to|unable to) connect to (?:the )?(?:host|api|server)/i;
 // No answer in time, including exception names: ModelTimeoutException, APITimeoutError, ReadTimeout.
 const timeoutWords = /\btimed? ?out\b|deadline[ _]?exceeded|deadline of [\d.]+s exceeded|\btimeout\b|timeout(?:error|exception)\b|\b(?:read|connect|write|pool)timeout\b/i;
 
