@@ -115,7 +115,12 @@ describe('classifyError input shapes', () => {
     for (const text of ['Engine is busy', 'The server is experiencing high load', 'Service is too busy', '{"error":{"code":"TooManyRequests"}}']) {
       expect(classifyError(text), text).toMatchObject({ kind: 'rate_limit', retryable: true });
     }
-    for (const text of ['Too many input tokens', 'messages total token count 140000 exceeds the maximum of 128000']) {
+    for (const text of [
+      'Too many input tokens',
+      'messages total token count 140000 exceeds the maximum of 128000',
+      // Six words between the verb and "context", one of them with a typographic apostrophe.
+      'This request would exceed this model’s 8192 token context window.',
+    ]) {
       expect(classifyError(text), text).toMatchObject({ kind: 'context_overflow' });
     }
     // Gemini says "exceeded your current quota" of a per-minute quota too: still worth a retry.
