@@ -36,6 +36,27 @@ describe('compactTools: shapes', () => {
     ]);
   });
 
+  it('leaves out the optional MCP fields a Python client dumped as null, and keeps every field with a value', () => {
+    const tools = [
+      { name: 'quote', description: 'Gets a quote.', inputSchema: { type: 'object' }, annotations: null, title: null, outputSchema: null, _meta: null },
+      {
+        name: 'versions',
+        description: 'Lists versions.',
+        inputSchema: { type: 'object' },
+        annotations: { title: 'Versions', readOnlyHint: true, destructiveHint: null, idempotentHint: false, openWorldHint: null },
+        vendorField: null,
+      },
+    ];
+    expect(compactTools(tools)).toEqual([
+      { name: 'quote', description: 'Gets a quote.', inputSchema: { type: 'object' } },
+      { name: 'versions', description: 'Lists versions.', inputSchema: { type: 'object' }, annotations: { title: 'Versions', readOnlyHint: true, idempotentHint: false }, vendorField: null },
+    ]);
+    expect(compactTools(tools, { dropNullMcpFields: false })).toEqual(tools);
+    // Other shapes are not MCP's: their fields pass through as they are.
+    const anthropic = [{ name: 'quote', description: 'Gets a quote.', input_schema: { type: 'object' }, annotations: null }];
+    expect(compactTools(anthropic)).toEqual(anthropic);
+  });
+
   it('keeps tools without a schema or description as they are', () => {
     const tools = [
       { type: 'function' as const, function: { name: 'ping' } },

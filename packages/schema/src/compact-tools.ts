@@ -27,6 +27,13 @@ export interface CompactToolsOptions extends CompactSchemaOptions {
    * this off, when tools come and go between requests. @default true
    */
   dedupeSharedEnding?: boolean;
+  /**
+   * Leave out the optional MCP tool fields a client sent as `null` (`"annotations": null`, `"title": null`,
+   * a hint such as `"destructiveHint": null` inside `annotations`), as Python clients dumping `tools/list`
+   * do: the MCP schema defines no `null` for them, and readers treat null and absent alike. Fields with a
+   * value always stay. MCP shape only. @default true
+   */
+  dropNullMcpFields?: boolean;
 }
 
 /** What {@link compactToolsChecked} did, tool by tool. */
@@ -103,11 +110,31 @@ export function compactToolsChecked<Tool>(tools: readonly Tool[], options: Compa
       if (compaction.droppedDialect) result.droppedDialect.push(toolIndex);
     }
     const description = typeof parts.description === 'string' ? compactToolDescription(parts.description, options) : parts.description;
-    result.tools.push(withToolParts(tool, shape, { description, schema, hasSchema: parts.hasSchema }) as Tool);
+    const compacted = withToolParts(tool, shape, { description, schema, hasSchema: parts.hasSchema });
+    result.tools.push((shape === 'mcp' && (options.dropNullMcpFields ?? true) ? withoutNullMcpFields(compacted) : compacted) as Tool);
     result.outcomes.push('compacted');
   });
   if (options.dedupeSharedEnding ?? true) sayEndingOnce(result);
   return result;
+}
+
+// The optional fields of an MCP Tool and of its ToolAnnotations (MCP schema 2025-06-18); `name`,
+// `description` and `inputSchema` are compaction's own and never dropped here.
+const optionalMcpFields = new Set(['title', 'outputSchema', 'annotations', '_meta', 'icons']);
+const optionalAnnotationFields = new Set(['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
+
+/** The MCP tool without the optional fields it set to null (a copy; the tool is a fresh object already). */
+function withoutNullMcpFields(tool: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(tool)) {
+    if (value === null && optionalMcpFields.has(field)) continue;
+    if (field === 'annotations' && isRecord(value)) {
+      out[field] = Object.fromEntries(Object.entries(value).filter(([hint, hintValue]) => !(hintValue === null && optionalAnnotationFields.has(hint))));
+      continue;
+    }
+    out[field] = value;
+  }
+  return out;
 }
 
 const minToolsSharing = 3;
@@ -150,7 +177,8 @@ function sayEndingOnce<Tool>(result: ToolsCompaction<Tool>): void {
  * closing sentences every tool repeats said once, on the first tool, see `dedupeSharedEnding`) unless
  * `trimToolDescriptions` is set. Each tool comes back in the shape it came in (MCP,
  * OpenAI Chat or Responses, Anthropic, bare function declaration); hosted tools without a schema and
- * every field compaction does not know (`annotations`, `cache_control`, `strict`) pass through. The
+ * every field compaction does not know (`annotations`, `cache_control`, `strict`) pass through, except
+ * optional MCP fields sent as `null` (see `dropNullMcpFields`). The
  * input is never mutated. A tool that cannot be compacted safely is returned unchanged with a warning.
  *
  * Gotcha: with OpenAI `strict: true`, the schema must keep following OpenAI's strict-mode rules;
