@@ -98,9 +98,26 @@ describe('classifyError input shapes', () => {
   });
 
   it('reads a dropped or unreachable connection in the words of an SDK or a runtime as offline', () => {
-    for (const text of ['litellm.APIError: APIError: OpenAIException - Connection error.', 'read ECONNRESET', 'getaddrinfo ENOTFOUND api.example.com', 'connect EHOSTUNREACH 10.0.0.2:443']) {
+    for (const text of [
+      'litellm.APIError: APIError: OpenAIException - Connection error.',
+      'read ECONNRESET',
+      'getaddrinfo ENOTFOUND api.example.com',
+      'connect EHOSTUNREACH 10.0.0.2:443',
+      // A browser's and React Native's fetch, Python's resolver, curl, urllib3, Chromium, httpx
+      'TypeError: Failed to fetch',
+      'TypeError: Network request failed',
+      '[Errno -3] Temporary failure in name resolution',
+      'curl: (6) Could not resolve host: llm.internal',
+      "HTTPSConnectionPool(host='llm.internal', port=443): Max retries exceeded (Caused by NewConnectionError('Failed to establish a new connection'))",
+      'net::ERR_NAME_NOT_RESOLVED',
+      'httpx.RemoteProtocolError: Server disconnected without sending a response.',
+      'Remote end closed connection without response',
+    ]) {
       expect(classifyError(text), text).toMatchObject({ kind: 'offline', fallback: true, retryable: true });
     }
+    // A timing breakdown that mentions name resolution is not a resolver failure.
+    expect(classifyError('Error: 4 DEADLINE_EXCEEDED: Deadline exceeded after 30.000s,name resolution: 0.270s')).toMatchObject({ kind: 'timeout' });
+    expect(classifyError('Error: connect ETIMEDOUT 10.0.0.2:443')).toMatchObject({ kind: 'timeout', retryable: true });
   });
 
   it('reads an account out of money, a busy service and an oversized input in their general wordings', () => {
@@ -112,7 +129,14 @@ describe('classifyError input shapes', () => {
     ]) {
       expect(classifyError(text), text).toMatchObject({ kind: 'rate_limit', retryable: false, fallback: true });
     }
-    for (const text of ['Engine is busy', 'The server is experiencing high load', 'Service is too busy', '{"error":{"code":"TooManyRequests"}}']) {
+    for (const text of [
+      'Engine is busy',
+      'The server is experiencing high load',
+      'Service is too busy',
+      '{"error":{"code":"TooManyRequests"}}',
+      '{"type":"error","error":{"type":"overloaded_error"}}',
+      'SlowDown: Please reduce your request rate.',
+    ]) {
       expect(classifyError(text), text).toMatchObject({ kind: 'rate_limit', retryable: true });
     }
     for (const text of [
@@ -120,6 +144,8 @@ describe('classifyError input shapes', () => {
       'messages total token count 140000 exceeds the maximum of 128000',
       // Six words between the verb and "context", one of them with a typographic apostrophe.
       'This request would exceed this model’s 8192 token context window.',
+      'context window full',
+      'messages: total length exceeds model limit',
     ]) {
       expect(classifyError(text), text).toMatchObject({ kind: 'context_overflow' });
     }

@@ -190,6 +190,8 @@ const overflowWords = [
   /expected maxlength\W+\d+\W+actual\W+\d+/i,
   /context (?:length|window|size) is only|reached (?:the )?(?:maximum )?context (?:length|window|size)/i,
   /\b(?:max(?:imum)?|context) (?:\w+ )?length exceeded/i,
+  // "context window full", "the context is full"; "total length exceeds model limit"
+  /\bcontext (?:window )?(?:is )?full\b|\blength exceeds? (?:the )?(?:model(?:'s)? )?(?:limit|maximum)\b/i,
   // Moonshot/Kimi "exceeded model token limit: N", "Input tokens exceed the configured limit of N"
   /\bexceed\w*\s+(?:the\s+)?(?:model(?:'s)?\s+|configured\s+)?(?:max(?:imum)?\s+)?(?:token|context)\s+limit|\btokens? exceed\w*\s+(?:the\s+)?(?:model\s+|configured\s+)?limit/i,
   // DashScope "Range of input length should be [1, N]"
@@ -224,7 +226,7 @@ const overflowWords = [
 const promptTooLong = /\b(?:prompt|input|context) (?:is )?too long\b/i;
 // Words of a busy or overloaded service; tried after the overflow families ("too many tokens: total ... cannot exceed" is an overflow).
 const busyWords =
-  /too many tokens|please wait|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?\b|unable to process (?:your|the) request|at capacity|capacity (?:exceeded|exhausted)|no capacity|server (?:is )?busy|high demand|try again later|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading/i;
+  /too many tokens|please wait|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity (?:exceeded|exhausted)|no capacity|server (?:is )?busy|high demand|try again later|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading/i;
 
 const limitPatterns = [
   /range of input length should be\s*\[\s*\d+\s*,\s*(\d+)/i,
@@ -287,9 +289,9 @@ function rateLimitNumbers(text: string): Partial<ProviderErrorClassification> {
 
 // A server that is not there, in the words of Node, Go, Python and Windows (decision 0056).
 const offlineWords =
-  /\bfetch failed\b|socket hang up|\bECONNREFUSED\b|\bECONNRESET\b|connection reset|\bconnection error\b|\bENOTFOUND\b|\bEAI_AGAIN\b|\bE(?:HOST|NET)UNREACH\b|network (?:error|is unreachable)|getaddrinfo|connection refused|actively refused|no connection could be made|connect call failed|(?:cannot|can't|could not|couldn't|failed to|unable to) connect to (?:the )?(?:host|api|server)/i;
+  /\bfetch failed\b|socket hang up|\bECONNREFUSED\b|\bECONNRESET\b|connection reset|\bconnection error\b|\bENOTFOUND\b|\bEAI_AGAIN\b|\bE(?:HOST|NET)UNREACH\b|network (?:error|is unreachable)|getaddrinfo|connection refused|actively refused|no connection could be made|connect call failed|(?:cannot|can't|could not|couldn't|failed to|unable to) connect to (?:the )?(?:host|api|server)|\bnetwork request failed\b|\bfailed to fetch\b|\bfailure in name resolution\b|\bname resolution failed\b|\bname or service not known\b|\b(?:could not|couldn't|unable to|cannot|can't|failed to) resolve (?:the )?host|\bNewConnectionError\b|failed to establish a new connection|\bERR_(?:INTERNET_DISCONNECTED|NAME_NOT_RESOLVED|CONNECTION_(?:REFUSED|RESET|CLOSED))\b|\bserver disconnected\b|\b(?:remote end|remote server|server|peer) closed (?:the )?connection/i;
 // No answer in time, including exception names: ModelTimeoutException, APITimeoutError, ReadTimeout.
-const timeoutWords = /\btimed? ?out\b|deadline[ _]?exceeded|deadline of [\d.]+s exceeded|\btimeout\b|timeout(?:error|exception)\b|\b(?:read|connect|write|pool)timeout\b/i;
+const timeoutWords = /\btimed? ?out\b|\bE(?:SOCKET)?TIMEDOUT\b|deadline[ _]?exceeded|deadline of [\d.]+s exceeded|\btimeout\b|timeout(?:error|exception)\b|\b(?:read|connect|write|pool)timeout\b/i;
 
 // An error status named anywhere in a wrapper's message: after a word that introduces one ("HTTP 503",
 // "status=503", "Error code: 500 - {...}", `"code":413`, "returned 502") unless a unit follows ("returned 500
