@@ -97,6 +97,23 @@ describe('classifyError input shapes', () => {
     expect(classifyError('The model returned 500 tokens before stopping')).toMatchObject({ kind: 'other', fallback: false, retryable: false });
   });
 
+  it('runs provider rules before the shared families', () => {
+    const classify = createErrorClassifier({
+      provider: 'custom',
+      rules: [(error) => (error.text.includes('E_CTX') ? { kind: 'context_overflow', limitTokens: 4096 } : undefined)],
+    });
+    expect(classify({ status: 400, body: 'E_CTX' })).toMatchObject({ kind: 'context_overflow', limitTokens: 4096, provider: 'custom', fallback: false });
+    expect(classify({ status: 429, body: '' })).toMatchObject({ kind: 'rate_limit', provider: 'custom' });
+  });
+
+  it('flattens JSON-in-JSON and Python reprs into one line', () => {
+    const normalized = normalizeError({ status: 502, body: { error: { metadata: { raw: '{\\"error\\":{\\"message\\":\\"prompt is\\ntoo long\\"}}' } } } });
+    expect(normalized.text).toContain('"message":"prompt is too long"');
+    expect(normalized.status).toBe(502);
+  });
+});
+
+describe('classifyError on wordings with no status', () => {
   it('reads a dropped or unreachable connection in the words of an SDK or a runtime as offline', () => {
     for (const text of [
       'litellm.APIError: APIError: OpenAIException - Connection error.',
@@ -151,21 +168,6 @@ describe('classifyError input shapes', () => {
     }
     // Gemini says "exceeded your current quota" of a per-minute quota too: still worth a retry.
     expect(classifyError('You exceeded your current quota, please check your plan and billing details.')).toMatchObject({ kind: 'rate_limit', retryable: true });
-  });
-
-  it('runs provider rules before the shared families', () => {
-    const classify = createErrorClassifier({
-      provider: 'custom',
-      rules: [(error) => (error.text.includes('E_CTX') ? { kind: 'context_overflow', limitTokens: 4096 } : undefined)],
-    });
-    expect(classify({ status: 400, body: 'E_CTX' })).toMatchObject({ kind: 'context_overflow', limitTokens: 4096, provider: 'custom', fallback: false });
-    expect(classify({ status: 429, body: '' })).toMatchObject({ kind: 'rate_limit', provider: 'custom' });
-  });
-
-  it('flattens JSON-in-JSON and Python reprs into one line', () => {
-    const normalized = normalizeError({ status: 502, body: { error: { metadata: { raw: '{\\"error\\":{\\"message\\":\\"prompt is\\ntoo long\\"}}' } } } });
-    expect(normalized.text).toContain('"message":"prompt is too long"');
-    expect(normalized.status).toBe(502);
   });
 });
 

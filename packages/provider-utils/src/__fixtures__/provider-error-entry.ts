@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { classifyError, type ProviderErrorClassification } from '../classify-error.ts';
 
 /** What the provider-error fixtures share: a real error string, where it came from, and what it must classify as. */
@@ -79,4 +79,49 @@ export function heldOutFigures(entries: readonly HeldOutEntry[]) {
     real: real.length,
     tests: tests.length,
   };
+}
+
+/** What a held-out set's own test states about it: its size, its families, and what it scored untouched. */
+export interface HeldOutSetFacts {
+  /** The describe title: which set, and how it was collected. */
+  title: string;
+  minEntries: number;
+  minReal: number;
+  minTests: number;
+  /** Provider names (lower case) the set's entries must mention. */
+  families: readonly string[];
+  /** The untouched figures, for the test name: "50 of 57: real 24 of 26, tests 26 of 31, token figures 4 of 5". */
+  untouched: string;
+  /** How many entries had a field wrong untouched (each keeps `untouched_answer`). */
+  untouchedWrong: number;
+}
+
+/**
+ * The tests every held-out set from the fourth on runs: it holds sourced strings over its families,
+ * every entry (but a stated known miss) classifies as stated, and the goal's figures hold: every real
+ * body right, at least 95% of other projects' test strings, every token figure.
+ */
+export function describeHeldOutSet(entries: readonly HeldOutEntry[], facts: HeldOutSetFacts): void {
+  describe(facts.title, () => {
+    it('holds sourced real bodies and other projects’ test strings over the families the issue names', () => {
+      expect(entries.length).toBeGreaterThanOrEqual(facts.minEntries);
+      expect(entries.every((entry) => entry.source.length > 10)).toBe(true);
+      expect(entries.filter((entry) => entry.origin === 'real').length).toBeGreaterThanOrEqual(facts.minReal);
+      expect(entries.filter((entry) => entry.origin === 'tests').length).toBeGreaterThanOrEqual(facts.minTests);
+      const providers = entries.map((entry) => entry.provider.toLowerCase()).join('\n');
+      for (const family of facts.families) expect(providers, family).toContain(family);
+    });
+
+    it.each(entries.map((entry, index) => [heldOutName(entry, index), entry] as const).filter(([, entry]) => entry.known_miss === undefined))('%s', (_name, entry) => {
+      expectClassifiedAsStated(entry);
+    });
+
+    it(`gets every real body right and at least 95% of the other projects’ test strings (untouched it was ${facts.untouched})`, () => {
+      const result = heldOutFigures(entries);
+      expect(result.realRight).toBe(result.real);
+      expect(result.testsRight).toBeGreaterThanOrEqual(Math.ceil(0.95 * result.tests));
+      expect(result.tokenFiguresRight).toBe(result.tokenFigures);
+      expect(entries.filter((entry) => entry.untouched_answer !== undefined)).toHaveLength(facts.untouchedWrong);
+    });
+  });
 }
