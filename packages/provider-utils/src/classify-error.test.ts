@@ -96,7 +96,9 @@ describe('classifyError input shapes', () => {
     expect(classifyError('Failed to call model: status=504 body=')).toMatchObject({ kind: 'timeout', retryable: true });
     expect(classifyError('The model returned 500 tokens before stopping')).toMatchObject({ kind: 'other', fallback: false, retryable: false });
   });
+});
 
+describe('classifyError on general wordings and rules', () => {
   it('reads a dropped or unreachable connection in the words of an SDK or a runtime as offline', () => {
     for (const text of [
       'litellm.APIError: APIError: OpenAIException - Connection error.',
