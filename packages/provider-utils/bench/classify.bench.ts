@@ -33,6 +33,7 @@ const holdout3: Entry[] = JSON.parse(readFileSync(join(import.meta.dirname, '..'
 const holdout4: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-4.json'), 'utf8'));
 const holdout5: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-5.json'), 'utf8'));
 const holdout6: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-6.json'), 'utf8'));
+const holdout7: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-7.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -110,6 +111,7 @@ for (const origin of ['real', 'tests'] as const) {
 for (const [name, set, file] of [
   ['fifth', holdout5, 'provider-errors-holdout-5.json'],
   ['sixth', holdout6, 'provider-errors-holdout-6.json'],
+  ['seventh', holdout7, 'provider-errors-holdout-7.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);

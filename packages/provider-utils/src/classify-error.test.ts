@@ -96,7 +96,6 @@ describe('classifyError input shapes', () => {
     expect(classifyError('Failed to call model: status=504 body=')).toMatchObject({ kind: 'timeout', retryable: true });
     expect(classifyError('The model returned 500 tokens before stopping')).toMatchObject({ kind: 'other', fallback: false, retryable: false });
   });
-
   it('runs provider rules before the shared families', () => {
     const classify = createErrorClassifier({
       provider: 'custom',

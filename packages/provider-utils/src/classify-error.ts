@@ -154,7 +154,7 @@ const longestSensibleWaitMs = 15 * 60_000;
 
 // An account out of money: credits spent, a spending limit reached, a key's monthly cap (decision 0056).
 const outOfCredit =
-  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spend(?:ing)? limit|(?:does(?:n't| not)|do(?:n't| not)) have (?:any |enough |sufficient )?(?:credits?|balance|funds)\b|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|billing hard limit|payment required|\barrearage\b|account (?:is )?in good standing|free tier (?:limit|quota)|余额不足|欠费/;
+  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spend(?:ing)? limit|(?:does(?:n't| not)|do(?:n't| not)) have (?:any |enough |sufficient )?(?:credits?|balance|funds)\b|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|billing hard limit|payment required|\barrearage\b|account (?:is )?in good standing|free tier (?:limit|quota)|(?<!token )\bbudget (?:has been |is |was )?(?:exhausted|exceeded|spent|depleted|used up)\b|余额不足|欠费/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length".
 const rateLimitWords = new RegExp(
   String.raw`rate.?limit|throttl|\bquota|\brequests? limit (?:exceeded|reached)|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|insufficient (?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
@@ -184,7 +184,7 @@ const overflowWords = [
   /context_length_exceeded|exceed_context_size_error|model_max_prompt_tokens_exceeded|context_?window_?exceeded|contextwindowexceeded|\binput_too_large\b/i,
   /\b(?:context|prompt|input|sequence|conversation)(?:[\s_]+(?:length|window|size|limit|token count|tokens))?\W+(?:[\w'.]+\W+){0,3}?(?:exceed\w*|(?:is |are )?too (?:long|large)|greater than|longer than|overflow)/i,
   /\b(?:exceed\w*|greater than|longer than|more than)\s+(?:[\w'’]+\W+){0,6}?(?:context|max(?:imum)? (?:prompt |input |context |model |sequence )?length|maxlength|maximum number of tokens)/i,
-  /reduce the length of (?:the |your )?(?:messages|prompt|input)/i,
+  /reduce the length of (?:the |your )?(?:messages|prompt|input)|\breduce (?:the |your )?(?:input|prompt) (?:size|length)\b/i,
   /max(?:imum)? (?:prompt |input |context |model |sequence )?length (?:is|of)\b|max(?:imum)? context length/i,
   /number of tokens[^.]{0,60}(?:cannot|must not|may not) exceed/i,
   /expected maxlength\W+\d+\W+actual\W+\d+/i,
@@ -221,12 +221,20 @@ const overflowWords = [
   /\b(?:prompt|input|request|message)\b[^.]{0,20}?\b\d+ tokens?\b[^.]{0,40}?\bcontext (?:window|length|size)\b/i,
   // Chinese-language gateways: input or context length (or token count) over the limit
   /(?:(?:输入|上下文|提示词?|请求)的?(?:长度|token\s*数量?|令牌数)|token\s*数量?|令牌数量?)\S{0,4}?(?:超过|超出|过长)|(?:超过|超出)了?(?:模型的?)?(?:最大)?(?:上下文|输入长度|token)/,
+  // ... with the subject alone ("上下文超出限制", "令牌超出限制"), a request or input "too long" ("请求太长了", "输入超长"),
+  // or the verb before the length ("超出长度限制"); a request alone over a limit may be a rate, so it needs a length word
+  /(?:输入|上下文|提示词?|令牌)\S{0,4}?(?:超过|超出|过长|超长|太长)|(?:请求|消息)\S{0,2}?(?:过长|超长|太长)|(?:超过|超出)了?(?:长度|输入)/,
+  // Japanese and Korean: context or input too long or over ("コンテキストが長すぎます", "入力が超過しました", "입력 초과")
+  /(?:コンテキスト|入力|プロンプト)[^.。]{0,8}?(?:長すぎ|超過|超え)|(?:컨텍스트|입력|프롬프트)[^.。]{0,8}?(?:너무\s*[길깁]|초과)/,
 ];
 // Overflow words that win over a mention of max tokens ("prompt too long: max tokens exceeded").
 const promptTooLong = /\b(?:prompt|input|context) (?:is )?too long\b/i;
+// A service closed to this account or region (Workers AI's "Service unavailable for account"): not busy, so no
+// wait helps, but another provider may answer.
+const unavailableToAccount = /\b(?:un|not )available (?:for|in|to) (?:this |your |the )?(?:account|organi[sz]ation|region|country|territory)\b/i;
 // Words of a busy or overloaded service; tried after the overflow families ("too many tokens: total ... cannot exceed" is an overflow).
 const busyWords =
-  /too many tokens|please wait|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity (?:exceeded|exhausted)|no capacity|server (?:is )?busy|high demand|try again later|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading/i;
+  /too many tokens|please wait|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:exceeded|exhausted)|no capacity|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|try again later|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading/i;
 
 const limitPatterns = [
   /range of input length should be\s*\[\s*\d+\s*,\s*(\d+)/i,
@@ -289,7 +297,7 @@ function rateLimitNumbers(text: string): Partial<ProviderErrorClassification> {
 
 // A server that is not there, in the words of Node, Go, Python and Windows (decision 0056).
 const offlineWords =
-  /\bfetch failed\b|socket hang up|\bECONNREFUSED\b|\bECONNRESET\b|connection reset|\bconnection error\b|\bENOTFOUND\b|\bEAI_AGAIN\b|\bE(?:HOST|NET)UNREACH\b|network (?:error|is unreachable)|getaddrinfo|connection refused|actively refused|no connection could be made|connect call failed|(?:cannot|can't|could not|couldn't|failed to|unable to) connect to (?:the )?(?:host|api|server)|\bnetwork request failed\b|\bfailed to fetch\b|\bfailure in name resolution\b|\bname resolution failed\b|\bname or service not known\b|\b(?:could not|couldn't|unable to|cannot|can't|failed to) resolve (?:the )?host|\bNewConnectionError\b|failed to establish a new connection|\bERR_(?:INTERNET_DISCONNECTED|NAME_NOT_RESOLVED|CONNECTION_(?:REFUSED|RESET|CLOSED))\b|\bserver disconnected\b|\b(?:remote end|remote server|server|peer) closed (?:the )?connection/i;
+  /\bfetch failed\b|socket hang up|\bECONNREFUSED\b|\bECONNRESET\b|connection reset|\bconnection error\b|\bENOTFOUND\b|\bEAI_AGAIN\b|\bE(?:HOST|NET)UNREACH\b|network (?:error|is unreachable)|getaddrinfo|connection refused|actively refused|no connection could be made|connect call failed|(?:cannot|can't|could not|couldn't|failed to|unable to) connect to (?:the )?(?:host|api|server)|\bnetwork request failed\b|\bfailed to fetch\b|\bfailure in name resolution\b|\bname resolution failed\b|\bname or service not known\b|\b(?:could not|couldn't|unable to|cannot|can't|failed to) resolve (?:the )?host|\bNewConnectionError\b|failed to establish a new connection|\bERR_(?:INTERNET_DISCONNECTED|NAME_NOT_RESOLVED|CONNECTION_(?:REFUSED|RESET|CLOSED))\b|\bserver disconnected\b|\bnetwork connection (?:failed|lost|was lost)\b|\b(?:remote end|remote server|server|peer) closed (?:the )?connection/i;
 // No answer in time, including exception names: ModelTimeoutException, APITimeoutError, ReadTimeout.
 const timeoutWords = /\btimed? ?out\b|\bE(?:SOCKET)?TIMEDOUT\b|deadline[ _]?exceeded|deadline of [\d.]+s exceeded|\btimeout\b|timeout(?:error|exception)\b|\b(?:read|connect|write|pool)timeout\b/i;
 
@@ -355,6 +363,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
     return { kind: 'max_tokens', ...(limitTokens === undefined ? {} : { limitTokens }), ...(reportedTokens === undefined ? {} : { reportedTokens }) };
   }
   if (overflowWords.some((pattern) => pattern.test(text))) return { kind: 'context_overflow', ...overflowNumbers(text) };
+  if (unavailableToAccount.test(text)) return { kind: 'other', fallback: true, retryable: false };
   if (status === 503 || status === 529 || busyWords.test(text)) return { kind: 'rate_limit', retryable: true };
   if (status === 408 || status === 504 || status === 524) return { kind: 'timeout', retryable: true };
   // A server error says nothing about the request: another provider may well answer it.
