@@ -174,15 +174,15 @@ const perRequestCap = /tokens? per request|tokens? in (?:the )?batch\b/i;
 // input alone already fills the window (vLLM), so no smaller max_tokens helps.
 const negativeOutputBudget = /max_(?:new_|completion_)?tokens\b[^.]{0,40}?\bgot -\d+/i;
 // Input and output budget together over the window: an overflow, though a smaller output budget may fix it.
-const inputPlusOutput = /input\w*\W+(?:length\W+|tokens?\W+)?(?:\+|and)\W+max_(?:new_)?tokens\W+(?:exceed|must be|>)/i;
+const inputPlusOutput = /input\w*\W+(?:length\W+|tokens?\W+(?:count\W+)?)?(?:\+|and)\W+max_(?:new_)?tokens\W+(?:parameter\W+)?(?:exceed|must be|>)/i;
 const maxTokensWords = [
   /max(?:imum)?[ _](?:new_|completion_|output_)?tokens?\b[^.]{0,40}?(?:too large|must be|should be|exceed|>\s*\d|valid range|greater than)/i,
   /maximum (?:allowed )?number of (?:output|completion) tokens/i,
   /supports at most \d+ (?:completion|output) tokens/i,
 ];
 const overflowWords = [
-  /context_length_exceeded|exceed_context_size_error|model_max_prompt_tokens_exceeded|context_?window_?exceeded|contextwindowexceeded|\binput_too_large\b/i,
-  /\b(?:context|prompt|input|sequence|conversation)(?:[\s_]+(?:length|window|size|limit|token count|tokens))?\W+(?:[\w'.]+\W+){0,3}?(?:exceed\w*|(?:is |are )?too (?:long|large)|greater than|longer than|overflow)/i,
+  /context_length_exceeded|exceed_context_size_error|model_max_prompt_tokens_exceeded|context_?window_?exceeded|contextwindowexceeded|\binput_too_large\b|"code"\W{1,4}3051\b/i,
+  /\b(?:context|prompt|input|sequence|conversation)(?![\s_]+deadline\b)(?:[\s_]+(?:length|window|size|limit|token count|tokens))?\W+(?:[\w'.]+\W+){0,3}?(?:exceed\w*|(?:is |are )?too (?:long|large)|greater than|longer than|overflow)/i,
   /\b(?:exceed\w*|greater than|longer than|more than)\s+(?:[\w'’]+\W+){0,6}?(?:context|max(?:imum)? (?:prompt |input |context |model |sequence )?length|maxlength|maximum number of tokens)/i,
   /reduce the length of (?:the |your )?(?:messages|prompt|input)|\breduce (?:the |your )?(?:input|prompt) (?:size|length)\b/i,
   /max(?:imum)? (?:prompt |input |context |model |sequence )?length (?:is|of)\b|max(?:imum)? context length/i,
@@ -213,7 +213,9 @@ const overflowWords = [
   // "The model has reached its context window limit"
   /\breached (?:its|the|your) (?:maximum )?(?:context (?:window|length)|conversation)(?: limit)?\b/i,
   // llama.cpp-derived servers: the slot's KV cache (the context) is full, or the kept prefix is longer than n_ctx
-  /failed to find free space in the kv cache|\bkv cache is full\b|\bn_keep\W{1,3}\d+\W{0,3}>=?\s*n_ctx\b/i,
+  /failed to find free space in the kv cache|\bkv cache is full\b|\bn_keep\W{1,3}\d+\W{0,3}>=?\s*n_ctx\b|\bcontext shift is disabled\b/i,
+  // A window loaded too small for what was sent (LM Studio through Bionic): "loaded with a context length too small for this request"
+  /\bcontext (?:length|window|size) (?:is )?too small for (?:this|the|your) (?:request|prompt|input|conversation)\b/i,
   // A stated token count over a stated cap (decision 0056): "Request contains N tokens, which exceeds the
   // limit of M" (Vertex), "Current message (N tokens) exceeds budget (M tokens)" (xAI)
   /\b\d+ tokens?\)?,?\s+(?:which\s+)?exceed\w*\s+(?:the\s+)?(?:\w+\s+)?(?:limit|budget|maximum)\b/i,
@@ -231,7 +233,8 @@ const overflowWords = [
 const promptTooLong = /\b(?:prompt|input|context) (?:is )?too long\b/i;
 // A service closed to this account or region (Workers AI's "Service unavailable for account"): not busy, so no
 // wait helps, but another provider may answer.
-const unavailableToAccount = /\b(?:un|not )available (?:for|in|to) (?:this |your |the )?(?:account|organi[sz]ation|region|country|territory)\b/i;
+const unavailableToAccount =
+  /\b(?:un|not )available (?:for|in|to) (?:this |your |the )?(?:account|organi[sz]ation|region|country|territory)\b|\baccount (?:[\w.-]+ )?(?:is |has been |was )(?:suspended|deactivated)\b/i;
 // Words of a busy or overloaded service; tried after the overflow families ("too many tokens: total ... cannot exceed" is an overflow).
 const busyWords =
   /too many tokens|please wait|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:exceeded|exhausted)|no capacity|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|try again later|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading/i;
@@ -299,7 +302,8 @@ function rateLimitNumbers(text: string): Partial<ProviderErrorClassification> {
 const offlineWords =
   /\bfetch failed\b|socket hang up|\bECONNREFUSED\b|\bECONNRESET\b|connection reset|\bconnection error\b|\bENOTFOUND\b|\bEAI_AGAIN\b|\bE(?:HOST|NET)UNREACH\b|network (?:error|is unreachable)|getaddrinfo|connection refused|actively refused|no connection could be made|connect call failed|(?:cannot|can't|could not|couldn't|failed to|unable to) connect to (?:the )?(?:host|api|server)|\bnetwork request failed\b|\bfailed to fetch\b|\bfailure in name resolution\b|\bname resolution failed\b|\bname or service not known\b|\b(?:could not|couldn't|unable to|cannot|can't|failed to) resolve (?:the )?host|\bNewConnectionError\b|failed to establish a new connection|\bERR_(?:INTERNET_DISCONNECTED|NAME_NOT_RESOLVED|CONNECTION_(?:REFUSED|RESET|CLOSED))\b|\bserver disconnected\b|\bnetwork connection (?:failed|lost|was lost)\b|\b(?:remote end|remote server|server|peer) closed (?:the )?connection/i;
 // No answer in time, including exception names: ModelTimeoutException, APITimeoutError, ReadTimeout.
-const timeoutWords = /\btimed? ?out\b|\bE(?:SOCKET)?TIMEDOUT\b|deadline[ _]?exceeded|deadline of [\d.]+s exceeded|\btimeout\b|timeout(?:error|exception)\b|\b(?:read|connect|write|pool)timeout\b/i;
+const timeoutWords =
+  /\btimed? ?out\b|\btook too long to (?:complete|respond|finish)\b|\bE(?:SOCKET)?TIMEDOUT\b|deadline[ _]?exceeded|deadline of [\d.]+s exceeded|\btimeout\b|timeout(?:error|exception)\b|\b(?:read|connect|write|pool)timeout\b/i;
 
 // An error status named anywhere in a wrapper's message: after a word that introduces one ("HTTP 503",
 // "status=503", "Error code: 500 - {...}", `"code":413`, "returned 502") unless a unit follows ("returned 500
@@ -364,8 +368,10 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
   }
   if (overflowWords.some((pattern) => pattern.test(text))) return { kind: 'context_overflow', ...overflowNumbers(text) };
   if (unavailableToAccount.test(text)) return { kind: 'other', fallback: true, retryable: false };
+  // A 408 is the server saying the request took too long, whatever cause it guesses at ("possibly due to server overload").
+  if (status === 408) return { kind: 'timeout', retryable: true };
   if (status === 503 || status === 529 || busyWords.test(text)) return { kind: 'rate_limit', retryable: true };
-  if (status === 408 || status === 504 || status === 524) return { kind: 'timeout', retryable: true };
+  if (status === 504 || status === 524) return { kind: 'timeout', retryable: true };
   // A server error says nothing about the request: another provider may well answer it.
   if (status !== undefined && status >= 500) return { kind: 'other', fallback: true, retryable: true };
   // Payment required: the account is out of credit, so the next provider should take over.
