@@ -35,6 +35,7 @@ const holdout5: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileS
 const holdout6: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-6.json'), 'utf8'));
 const holdout7: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-7.json'), 'utf8'));
 const holdout8: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-8.json'), 'utf8'));
+const holdout9: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-9.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -114,6 +115,7 @@ for (const [name, set, file] of [
   ['sixth', holdout6, 'provider-errors-holdout-6.json'],
   ['seventh', holdout7, 'provider-errors-holdout-7.json'],
   ['eighth', holdout8, 'provider-errors-holdout-8.json'],
+  ['ninth', holdout9, 'provider-errors-holdout-9.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);

@@ -154,15 +154,15 @@ const longestSensibleWaitMs = 15 * 60_000;
 
 // An account out of money: credits spent, a spending limit reached, a key's monthly cap (decision 0056).
 const outOfCredit =
-  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spend(?:ing)? limit|(?:does(?:n't| not)|do(?:n't| not)) have (?:any |enough |sufficient )?(?:credits?|balance|funds)\b|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|billing hard limit|payment required|\barrearage\b|account (?:is )?in good standing|free tier (?:limit|quota)|(?<!token )\bbudget (?:has been |is |was )?(?:exhausted|exceeded|spent|depleted|used up)\b|余额不足|欠费/;
+  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spend(?:ing)? limit|(?:does(?:n't| not)|do(?:n't| not)) have (?:any |enough |sufficient )?(?:credits?|balance|funds)\b|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|billing hard limit|payment required|\barrearage\b|\bin arrears\b|\boverdue balance\b|balance (?:is )?overdue|account (?:is )?in good standing|free[- ]tier (?:limit|quota)|\bfree (?:usage )?limit\b|(?<!token )\bbudget (?:has been |is |was )?(?:exhausted|exceeded|spent|depleted|used up)\b|余额不足|欠费/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length".
 const rateLimitWords = new RegExp(
-  String.raw`rate.?limit|throttl|\bquota|\brequests? limit (?:exceeded|reached)|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|insufficient (?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
+  String.raw`rate.?limit|throttl|\bquota|\brequests? limit (?:exceeded|reached)|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|请求(?:过于|太)频繁|频率超限|并发(?:数)?(?:超限|过高)|insufficient (?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
   'i',
 );
 // A quota that waiting a moment does not restore: daily caps, an exhausted balance.
 const exhaustedQuota = new RegExp(
-  String.raw`insufficient[_ ]quota|per ?day|daily|monthly|weekly|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\b[TR]PD\b|insufficient (?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${outOfCredit.source}`,
+  String.raw`insufficient[_ ]quota|per ?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\b[TR]PD\b|insufficient (?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${outOfCredit.source}`,
   'i',
 );
 // Words that make an error an overflow whatever its status: Anthropic answers 429 for a long-context
@@ -183,13 +183,13 @@ const maxTokensWords = [
 const overflowWords = [
   /context_length_exceeded|exceed_context_size_error|model_max_prompt_tokens_exceeded|context_?window_?exceeded|contextwindowexceeded|\binput_too_large\b|"code"\W{1,4}3051\b/i,
   /\b(?:context|prompt|input|sequence|conversation)(?![\s_]+deadline\b)(?:[\s_]+(?:length|window|size|limit|token count|tokens))?\W+(?:[\w'.]+\W+){0,3}?(?:exceed\w*|(?:is |are )?too (?:long|large)|greater than|longer than|overflow)/i,
-  /\b(?:exceed\w*|greater than|longer than|more than)\s+(?:[\w'’]+\W+){0,6}?(?:context|max(?:imum)? (?:prompt |input |context |model |sequence )?length|maxlength|maximum number of tokens)/i,
+  /\b(?:exceed\w*|greater than|longer than|larger than|bigger than|more than)\s+(?:[\w'’]+\W+){0,6}?(?:context|max(?:imum)? (?:prompt |input |context |model |sequence )?length|maxlength|maximum number of tokens)/i,
   /reduce the length of (?:the |your )?(?:messages|prompt|input)|\breduce (?:the |your )?(?:input|prompt) (?:size|length)\b/i,
   /max(?:imum)? (?:prompt |input |context |model |sequence )?length (?:is|of)\b|max(?:imum)? context length/i,
   /number of tokens[^.]{0,60}(?:cannot|must not|may not) exceed/i,
   /expected maxlength\W+\d+\W+actual\W+\d+/i,
   /context (?:length|window|size) is only|reached (?:the )?(?:maximum )?context (?:length|window|size)/i,
-  /\b(?:max(?:imum)?|context) (?:\w+ )?length exceeded/i,
+  /\b(?:max(?:imum)?|context)[ _](?:[a-z]+[ _])?length[ _]exceeded/i,
   // "context window full", "the context is full"; "total length exceeds model limit"
   /\bcontext (?:window )?(?:is )?full\b|\blength exceeds? (?:the )?(?:model(?:'s)? )?(?:limit|maximum)\b/i,
   // Moonshot/Kimi "exceeded model token limit: N", "Input tokens exceed the configured limit of N"
@@ -221,6 +221,8 @@ const overflowWords = [
   /\b\d+ tokens?\)?,?\s+(?:which\s+)?exceed\w*\s+(?:the\s+)?(?:\w+\s+)?(?:limit|budget|maximum)\b/i,
   // A prompt's size set against the window: "Prompt is N tokens but the model context window is M tokens"
   /\b(?:prompt|input|request|message)\b[^.]{0,20}?\b\d+ tokens?\b[^.]{0,40}?\bcontext (?:window|length|size)\b/i,
+  // A request to be cut "to fit within the context window"; the model's "maximum allowed tokens exceeded"
+  /\bfits? (?:with)?in (?:the |your |its )?(?:model'?s? )?context(?: window| length| size)?\b|\bmax(?:imum)? allowed tokens\b[^.]{0,20}?\bexceed/i,
   // Chinese-language gateways: input or context length (or token count) over the limit
   /(?:(?:输入|上下文|提示词?|请求)的?(?:长度|token\s*数量?|令牌数)|token\s*数量?|令牌数量?)\S{0,4}?(?:超过|超出|过长)|(?:超过|超出)了?(?:模型的?)?(?:最大)?(?:上下文|输入长度|token)/,
   // ... with the subject alone ("上下文超出限制", "令牌超出限制"), a request or input "too long" ("请求太长了", "输入超长"),
@@ -234,10 +236,12 @@ const promptTooLong = /\b(?:prompt|input|context) (?:is )?too long\b/i;
 // A service closed to this account or region (Workers AI's "Service unavailable for account"): not busy, so no
 // wait helps, but another provider may answer.
 const unavailableToAccount =
-  /\b(?:un|not )available (?:for|in|to) (?:this |your |the )?(?:account|organi[sz]ation|region|country|territory)\b|\baccount (?:[\w.-]+ )?(?:is |has been |was )(?:suspended|deactivated)\b/i;
+  /\b(?:un|not )available (?:for|in|to) (?:this |your |the )?(?:account|organi[sz]ation|region|country|territory)\b|\baccount\b[^.,;]{0,40}?\b(?:is |has been |was )(?:suspended|deactivated|locked|banned)\b/i;
 // Words of a busy or overloaded service; tried after the overflow families ("too many tokens: total ... cannot exceed" is an overflow).
 const busyWords =
-  /too many tokens|please wait|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:exceeded|exhausted)|no capacity|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|try again later|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading/i;
+  /too many tokens|please wait|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:exceeded|exhausted)|no capacity|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading/i;
+// Advice any server gives: says the error may pass, not that the service is busy.
+const retryLater = /try again later/i;
 
 const limitPatterns = [
   /range of input length should be\s*\[\s*\d+\s*,\s*(\d+)/i,
@@ -253,6 +257,7 @@ const limitPatterns = [
   /\bbudget\W{0,3}(\d+)/i,
   /\b(\d+)[- ]tokens? context (?:window|length|size)\b/i,
   /\bmax(?:imum)? size\W{1,3}(\d+) tokens/i,
+  /\bmax_(?:prompt|input)_tokens\W{1,3}(\d+)/i,
 ];
 const reportedPatterns = [
   /(?:request|message|prompt|input)\s*\((\d+) tokens?\)/i,
@@ -260,7 +265,7 @@ const reportedPatterns = [
   /total of (?:at least )?(\d+)/i,
   /(?:requested tokens|requested|request contains|resulted in|token count of|token count|received|actual:|current length is|input length|prompt contains|too long|too large|n_prompt_tokens|n_keep|contains)\W{0,3}(?:about |at least )?\(?(\d+)/i,
   /\b(?:prompt|input|message|request) (?:is|of|has)\W{0,3}(\d+) tokens/i,
-  /\bnumber of tokens\W{0,3}(\d+)/i,
+  /\bnumber of (?:input |prompt )?tokens\W{0,3}(\d+)/i,
   /\bkeep the first (\d+) tokens/i,
   /length\W{0,3}(\d+)/i,
 ];
@@ -315,13 +320,15 @@ const statusBeforeReason =
 
 /**
  * A status stated in an SDK's or a wrapper's message: at its start ("400 status code (no body)", "429 Too
- * Many Requests"), as "status code 524" anywhere, or as an error status a wrapper names ("Server returned
- * HTTP 503", "openai.InternalServerError: Error code: 500 - ...").
+ * Many Requests"), after a client's name at its start ("LLM 500: ...", "Codex 429: ..."), as "status code 524"
+ * anywhere, or as an error status a wrapper names ("Server returned HTTP 503", "openai.InternalServerError:
+ * Error code: 500 - ...").
  */
 function textStatus(text: string): number | undefined {
   return (
     asStatus(/^(?:HTTP\/?[\d.]*\s+|status:?\s*|(?:API )?error(?: code)?:?\s*)?(\d{3})\b/i.exec(text)?.[1]) ??
     asStatus(/\bstatus[ _]code(?: of| is)?\W{0,3}(\d{3})\b/i.exec(text)?.[1]) ??
+    asStatus(/^[a-z][\w.-]{0,24} ([45]\d{2}):/i.exec(text)?.[1]) ??
     asStatus(statusAfterCue.exec(text)?.[1]) ??
     asStatus(statusBeforeReason.exec(text)?.[1])
   );
@@ -350,6 +357,8 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
     if (found.provider && /cerebras/i.test(found.provider)) return { kind: 'context_overflow' };
     return { kind: 'other', fallback: true, retryable: status === 400 };
   }
+  // A closed account is closed whatever status it comes with (Z.ai answers a locked account with a 429).
+  if (unavailableToAccount.test(text) && !rateLimitWords.test(text)) return { kind: 'other', fallback: true, retryable: false };
   if (status === 429 || rateLimitWords.test(text)) {
     const numbers = rateLimitNumbers(text);
     // A request larger than the per-minute budget never fits, however long the caller waits.
@@ -367,10 +376,10 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
     return { kind: 'max_tokens', ...(limitTokens === undefined ? {} : { limitTokens }), ...(reportedTokens === undefined ? {} : { reportedTokens }) };
   }
   if (overflowWords.some((pattern) => pattern.test(text))) return { kind: 'context_overflow', ...overflowNumbers(text) };
-  if (unavailableToAccount.test(text)) return { kind: 'other', fallback: true, retryable: false };
   // A 408 is the server saying the request took too long, whatever cause it guesses at ("possibly due to server overload").
   if (status === 408) return { kind: 'timeout', retryable: true };
-  if (status === 503 || status === 529 || busyWords.test(text)) return { kind: 'rate_limit', retryable: true };
+  // "Try again later" alone is boilerplate: on a 500 or 502 it is a server error, elsewhere a busy service.
+  if (status === 503 || status === 529 || busyWords.test(text) || (retryLater.test(text) && !(status !== undefined && status >= 500))) return { kind: 'rate_limit', retryable: true };
   if (status === 504 || status === 524) return { kind: 'timeout', retryable: true };
   // A server error says nothing about the request: another provider may well answer it.
   if (status !== undefined && status >= 500) return { kind: 'other', fallback: true, retryable: true };
