@@ -165,8 +165,34 @@ describe('classifyError on wordings with no status', () => {
     ]) {
       expect(classifyError(text), text).toMatchObject({ kind: 'context_overflow' });
     }
+    // Pydantic's lower bound on a field ("Input should be greater than or equal to 1024") is a bad
+    // parameter, not an input over the window.
+    expect(classifyError({ status: 400, body: 'thinking.budget_tokens: Input should be greater than or equal to 1024' })).toMatchObject({ kind: 'other' });
     // Gemini says "exceeded your current quota" of a per-minute quota too: still worth a retry.
     expect(classifyError('You exceeded your current quota, please check your plan and billing details.')).toMatchObject({ kind: 'rate_limit', retryable: true });
+  });
+});
+
+describe('classifyError on errors that are none of the loop’s kinds', () => {
+  // Parameter and validation errors name tokens, models, limits and maximums without being an overflow,
+  // a rate limit or a max-tokens error: every widening of a family must leave them `other`.
+  it.each([
+    [400, "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."],
+    [400, "Invalid 'messages[1].tool_calls[0].id': string too long. Expected a string with maximum length 40, but got a string with length 64 instead."],
+    [400, "Invalid type for 'max_tokens': expected an integer, but got a string instead."],
+    [400, 'messages.1.content.0.image.source.base64: image exceeds 5 MB maximum: 6291456 bytes > 5242880 bytes'],
+    [422, 'Input should be a valid string'],
+    [400, '`temperature` and `top_p` cannot both be specified for this model.'],
+    [400, 'Invalid request: stop sequences must be at most 4'],
+    [400, 'Context caching is not supported for this model'],
+    [400, 'A maximum of 4 blocks with cache_control may be provided. Found 5.'],
+    [400, 'Invalid value for temperature: must be between 0 and 2'],
+    [400, 'tool_use ids were found without tool_result blocks immediately after: toolu_01'],
+    [400, 'The number of tools exceeds the maximum of 128'],
+    [400, 'Too many images in request. Max is 20.'],
+    [403, 'Your API key does not have access to this model'],
+  ])('%i %s', (status, body) => {
+    expect(classifyError({ status, body })).toMatchObject({ kind: 'other' });
   });
 });
 

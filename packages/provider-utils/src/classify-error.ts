@@ -182,7 +182,7 @@ const maxTokensWords = [
 ];
 const overflowWords = [
   /context_length_exceeded|exceed_context_size_error|model_max_prompt_tokens_exceeded|context_?window_?exceeded|contextwindowexceeded|\binput_too_large\b|"code"\W{1,4}3051\b/i,
-  /\b(?:context|prompt|input|sequence|conversation)(?![\s_]+deadline\b)(?:[\s_]+(?:length|window|size|limit|token count|tokens))?\W+(?:[\w'.]+\W+){0,3}?(?:exceed\w*|(?:is |are )?too (?:long|large)|greater than|longer than|overflow)/i,
+  /\b(?:context|prompt|input|sequence|conversation)(?![\s_]+deadline\b)(?:[\s_]+(?:length|window|size|limit|token count|tokens))?\W+(?:[\w'.]+\W+){0,3}?(?:exceed\w*|(?:is |are )?too (?:long|large)|(?<!(?:should|must) be )greater than|longer than|overflow)/i,
   /\b(?:exceed\w*|greater than|longer than|larger than|bigger than|more than)\s+(?:[\w'’]+\W+){0,6}?(?:context|max(?:imum)? (?:prompt |input |context |model |sequence )?length|maxlength|maximum number of tokens)/i,
   /reduce the length of (?:the |your )?(?:messages|prompt|input)|\breduce (?:the |your )?(?:input|prompt) (?:size|length)\b/i,
   /max(?:imum)? (?:prompt |input |context |model |sequence )?length (?:is|of)\b|max(?:imum)? context length/i,
