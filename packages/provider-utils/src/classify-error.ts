@@ -154,7 +154,7 @@ const longestSensibleWaitMs = 15 * 60_000;
 
 // An account out of money: credits spent, a spending limit reached, a key's monthly cap (decision 0056).
 const outOfCredit =
-  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spend(?:ing)? limit|(?:does(?:n't| not)|do(?:n't| not)) have (?:any |enough |sufficient )?(?:credits?|balance|funds)\b|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|billing hard limit|payment required|\barrearage\b|\bin arrears\b|\boverdue balance\b|balance (?:is )?overdue|account (?:is )?in good standing|free[- ]tier (?:limit|quota)|\bfree (?:usage )?limit\b|(?<!token )\bbudget (?:has been |is |was )?(?:exhausted|exceeded|spent|depleted|used up)\b|余额不足|欠费/;
+  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spend(?:ing)? limit|(?:does(?:n't| not)|do(?:n't| not)) have (?:any |enough |sufficient )?(?:credits?|balance|funds)\b|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|billing hard limit|\bbilling (?:account )?(?:is )?(?:not active|inactive|disabled|closed)\b|\bbilling (?:is )?not enabled\b|\brequires billing to be enabled\b|payment required|\barrearage\b|\bin arrears\b|\boverdue balance\b|balance (?:is )?overdue|account (?:is )?in good standing|free[- ]tier (?:limit|quota)|\bfree (?:usage )?limit\b|(?<!token )\bbudget (?:has been |is |was )?(?:exhausted|exceeded|spent|depleted|used up)\b|余额不足|欠费/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length".
 const rateLimitWords = new RegExp(
   String.raw`rate.?limit|throttl|\bquota|\brequests? limit (?:exceeded|reached)|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|请求(?:过于|太)频繁|频率超限|并发(?:数)?(?:超限|过高)|insufficient (?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
@@ -233,15 +233,17 @@ const overflowWords = [
 ];
 // Overflow words that win over a mention of max tokens ("prompt too long: max tokens exceeded").
 const promptTooLong = /\b(?:prompt|input|context) (?:is )?too long\b/i;
-// A service closed to this account or region (Workers AI's "Service unavailable for account"): not busy, so no
-// wait helps, but another provider may answer.
+// A service closed to this account or region (Workers AI's "Service unavailable for account", Gemini's "User location
+// is not supported"): not busy, so no wait helps, but another provider may answer.
 const unavailableToAccount =
-  /\b(?:un|not )available (?:for|in|to) (?:this |your |the )?(?:account|organi[sz]ation|region|country|territory)\b|\baccount\b[^.,;]{0,40}?\b(?:is |has been |was )(?:suspended|deactivated|locked|banned)\b/i;
+  /\b(?:un|not )available (?:for|in|to) (?:this |your |the )?(?:account|organi[sz]ation|region|country|territory)\b|\b(?:location|region|country|territory) is not supported\b|\bnot supported (?:in|for) (?:this |your |the )?(?:location|region|country|territory)\b|\baccount\b[^.,;]{0,40}?\b(?:is |has been |was )(?:suspended|deactivated|locked|banned)\b/i;
 // Words of a busy or overloaded service; tried after the overflow families ("too many tokens: total ... cannot exceed" is an overflow).
 const busyWords =
-  /too many tokens|please wait|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:exceeded|exhausted)|no capacity|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading/i;
-// Advice any server gives: says the error may pass, not that the service is busy.
-const retryLater = /try again later/i;
+  /too many tokens|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:exceeded|exhausted)|no capacity|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading/i;
+// Advice any server gives: says the error may pass, not that the service is busy. Alone it reads as busy only
+// when no status came with it; with one, the status decides (a 404 "please wait a moment and try again" is a
+// missing deployment, a 500 "try again later" a server error).
+const retryLater = /try again later|please wait\b/i;
 
 const limitPatterns = [
   /range of input length should be\s*\[\s*\d+\s*,\s*(\d+)/i,
@@ -378,8 +380,8 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
   if (overflowWords.some((pattern) => pattern.test(text))) return { kind: 'context_overflow', ...overflowNumbers(text) };
   // A 408 is the server saying the request took too long, whatever cause it guesses at ("possibly due to server overload").
   if (status === 408) return { kind: 'timeout', retryable: true };
-  // "Try again later" alone is boilerplate: on a 500 or 502 it is a server error, elsewhere a busy service.
-  if (status === 503 || status === 529 || busyWords.test(text) || (retryLater.test(text) && !(status !== undefined && status >= 500))) return { kind: 'rate_limit', retryable: true };
+  // "Try again later" or "please wait" alone is boilerplate: with a status the status decides, without one it is a busy service.
+  if (status === 503 || status === 529 || busyWords.test(text) || (retryLater.test(text) && status === undefined)) return { kind: 'rate_limit', retryable: true };
   if (status === 504 || status === 524) return { kind: 'timeout', retryable: true };
   // A server error says nothing about the request: another provider may well answer it.
   if (status !== undefined && status >= 500) return { kind: 'other', fallback: true, retryable: true };
