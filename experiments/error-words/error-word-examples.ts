@@ -11,6 +11,7 @@ import holdout6 from '../../packages/provider-utils/src/__fixtures__/provider-er
 import holdout7 from '../../packages/provider-utils/src/__fixtures__/provider-errors-holdout-7.json' with { type: 'json' };
 import holdout8 from '../../packages/provider-utils/src/__fixtures__/provider-errors-holdout-8.json' with { type: 'json' };
 import holdout9 from '../../packages/provider-utils/src/__fixtures__/provider-errors-holdout-9.json' with { type: 'json' };
+import holdout10 from '../../packages/provider-utils/src/__fixtures__/provider-errors-holdout-10.json' with { type: 'json' };
 import more from '../../packages/provider-utils/src/__fixtures__/provider-errors-more.json' with { type: 'json' };
 
 interface SourcedError {
@@ -34,6 +35,7 @@ export const errorWordSets: Readonly<Record<string, () => readonly SourcedError[
   'holdout-7': () => holdout7 as SourcedError[],
   'holdout-8': () => holdout8 as SourcedError[],
   'holdout-9': () => holdout9 as SourcedError[],
+  'holdout-10': () => holdout10 as SourcedError[],
 };
 
 /** A sourced error as the classifier sees it: the normalized text and status, and the kind it means. */
