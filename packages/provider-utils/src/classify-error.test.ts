@@ -45,6 +45,19 @@ describe('classifyError input shapes', () => {
     expect(classifyError(sdkError)).toMatchObject({ kind: 'context_overflow', reportedTokens: 130001, limitTokens: 128000, status: 400 });
     const aiSdkError = Object.assign(new Error('Too Many Requests'), { statusCode: 429, responseHeaders: { 'retry-after': '3' }, responseBody: '{}' });
     expect(classifyError(aiSdkError)).toMatchObject({ kind: 'rate_limit', retryAfterMs: 3000 });
+    // AWS SDK v3 (Bedrock): the status is in $metadata, and a 500 says nothing of the request.
+    const awsError = Object.assign(new Error('An internal error occurred.'), { name: 'InternalServerException', $fault: 'server', $metadata: { httpStatusCode: 500 } });
+    expect(classifyError(awsError)).toMatchObject({ kind: 'other', status: 500, fallback: true, retryable: true });
+  });
+
+  it('reads a server-side error type in a stream event, which comes with no status, as a server error', () => {
+    for (const event of [
+      { error: { message: 'The server had an error processing your request.', type: 'server_error' } },
+      { type: 'error', error: { type: 'api_error', message: 'Internal server error' } },
+    ]) {
+      expect(classifyError(event)).toMatchObject({ kind: 'other', fallback: true, retryable: true });
+    }
+    expect(classifyError({ error: { message: 'Invalid value for temperature', type: 'invalid_request_error' } })).toMatchObject({ kind: 'other', fallback: false, retryable: false });
   });
 
   it('reads the provider words kept in a wrapper error cause', () => {

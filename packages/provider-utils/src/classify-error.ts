@@ -100,7 +100,9 @@ export function normalizeError(error: unknown, provider?: string): NormalizedErr
   } else if (isRecord(error) || error instanceof Error) {
     const record = error as Record<string, unknown>;
     const response = isRecord(record.response) ? record.response : undefined;
-    const status = asStatus(record.status) ?? asStatus(record.statusCode) ?? asStatus(response?.status);
+    // AWS SDK v3 errors carry the status in `$metadata.httpStatusCode`.
+    const awsMetadata = isRecord(record.$metadata) ? record.$metadata : undefined;
+    const status = asStatus(record.status) ?? asStatus(record.statusCode) ?? asStatus(response?.status) ?? asStatus(awsMetadata?.httpStatusCode);
     if (status !== undefined) result.status = status;
     const headers = record.headers ?? record.responseHeaders ?? response?.headers;
     if (isRecord(headers) || (typeof Headers !== 'undefined' && headers instanceof Headers)) result.headers = headers as Headers | Record<string, string | undefined>;
@@ -240,6 +242,8 @@ const unavailableToAccount =
 // Words of a busy or overloaded service; tried after the overflow families ("too many tokens: total ... cannot exceed" is an overflow).
 const busyWords =
   /too many tokens|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:exceeded|exhausted)|no capacity|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading/i;
+// The error types providers give a failure on their side, read where no status came with it.
+const serverErrorType = /"(?:type|code)"\s*:\s*"(?:server_error|internal_server_error|internal_error|api_error)"/i;
 // Advice any server gives: says the error may pass, not that the service is busy. Alone it reads as busy only
 // when no status came with it; with one, the status decides (a 404 "please wait a moment and try again" is a
 // missing deployment, a 500 "try again later" a server error).
@@ -383,8 +387,9 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
   // "Try again later" or "please wait" alone is boilerplate: with a status the status decides, without one it is a busy service.
   if (status === 503 || status === 529 || busyWords.test(text) || (retryLater.test(text) && status === undefined)) return { kind: 'rate_limit', retryable: true };
   if (status === 504 || status === 524) return { kind: 'timeout', retryable: true };
-  // A server error says nothing about the request: another provider may well answer it.
-  if (status !== undefined && status >= 500) return { kind: 'other', fallback: true, retryable: true };
+  // A server error says nothing about the request: another provider may well answer it. Without a status
+  // (a stream's error event), the error type says it: OpenAI's `server_error`, Anthropic's `api_error`.
+  if ((status !== undefined && status >= 500) || (status === undefined && serverErrorType.test(text))) return { kind: 'other', fallback: true, retryable: true };
   // Payment required: the account is out of credit, so the next provider should take over.
   if (status === 402) return { kind: 'rate_limit', retryable: false };
   return { kind: 'other' };
