@@ -37,6 +37,7 @@ const holdout7: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileS
 const holdout8: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-8.json'), 'utf8'));
 const holdout9: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-9.json'), 'utf8'));
 const holdout10: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-10.json'), 'utf8'));
+const holdout11: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-11.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -118,6 +119,7 @@ for (const [name, set, file] of [
   ['eighth', holdout8, 'provider-errors-holdout-8.json'],
   ['ninth', holdout9, 'provider-errors-holdout-9.json'],
   ['tenth', holdout10, 'provider-errors-holdout-10.json'],
+  ['eleventh', holdout11, 'provider-errors-holdout-11.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);

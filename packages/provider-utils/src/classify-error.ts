@@ -156,10 +156,10 @@ const longestSensibleWaitMs = 15 * 60_000;
 
 // An account out of money: credits spent, a spending limit reached, a key's monthly cap (decision 0056).
 const outOfCredit =
-  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spend(?:ing)? limit|(?:does(?:n't| not)|do(?:n't| not)) have (?:any |enough |sufficient )?(?:credits?|balance|funds)\b|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|billing hard limit|\bbilling (?:account )?(?:is )?(?:not active|inactive|disabled|closed)\b|\bbilling (?:is )?not enabled\b|\brequires billing to be enabled\b|payment required|\barrearage\b|\bin arrears\b|\boverdue balance\b|balance (?:is )?overdue|account (?:is )?in good standing|free[- ]tier (?:limit|quota)|\bfree (?:usage )?limit\b|(?<!token )\bbudget (?:has been |is |was )?(?:exhausted|exceeded|spent|depleted|used up)\b|余额不足|欠费/;
+  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spend(?:ing)? limit|(?:does(?:n't| not)|do(?:n't| not)) have (?:any |enough |sufficient )?(?:credits?|balance|funds)\b|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|billing hard limit|\bbilling (?:account )?(?:is )?(?:not active|inactive|disabled|closed)\b|\bbilling (?:is )?not enabled\b|\brequires billing to be enabled\b|payment required|\barrearage\b|\bin arrears\b|\boverdue balance\b|balance (?:is )?overdue|account (?:is )?in good standing|free[- ]tier (?:limit|quota)|\bfree (?:usage )?limit\b|(?<!token )\bbudget (?:has been |is |was )?(?:exhausted|exceeded|spent|depleted|used up)\b|\b(?:set|configured) (?:inference|spending|usage) limit\b|\b(?:model|service|endpoint) (?:service )?(?:has been|is|was) paused\b|余额不足|欠费/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length".
 const rateLimitWords = new RegExp(
-  String.raw`rate.?limit|throttl|\bquota|\brequests? limit (?:exceeded|reached)|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|请求(?:过于|太)频繁|频率超限|并发(?:数)?(?:超限|过高)|insufficient (?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
+  String.raw`rate.?limit|throttl|\bquota|\brequests? limit (?:exceeded|reached)|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|并发(?:数)?(?:超限|过高)|insufficient (?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
   'i',
 );
 // A quota that waiting a moment does not restore: daily caps, an exhausted balance.
@@ -178,7 +178,7 @@ const negativeOutputBudget = /max_(?:new_|completion_)?tokens\b[^.]{0,40}?\bgot 
 // Input and output budget together over the window: an overflow, though a smaller output budget may fix it.
 const inputPlusOutput = /input\w*\W+(?:length\W+|tokens?\W+(?:count\W+)?)?(?:\+|and)\W+max_(?:new_)?tokens\W+(?:parameter\W+)?(?:exceed|must be|>)/i;
 const maxTokensWords = [
-  /max(?:imum)?[ _](?:new_|completion_|output_)?tokens?\b[^.]{0,40}?(?:too large|must be|should be|exceed|>\s*\d|valid range|greater than)/i,
+  /max(?:imum)?[ _](?:new_|completion_|output_)?tokens?\b[^.]{0,40}?(?:too large|must be|should be|exceed|>\s*\d|valid range|greater than|(?:is )?not valid|invalid|illegal|above (?:the )?maximum|out of range|非法|无效|不合法)/i,
   /maximum (?:allowed )?number of (?:output|completion) tokens/i,
   /supports at most \d+ (?:completion|output) tokens/i,
 ];
@@ -241,7 +241,7 @@ const unavailableToAccount =
   /\b(?:un|not )available (?:for|in|to) (?:this |your |the )?(?:account|organi[sz]ation|region|country|territory)\b|\b(?:location|region|country|territory) is not supported\b|\bnot supported (?:in|for) (?:this |your |the )?(?:location|region|country|territory)\b|\baccount\b[^.,;]{0,40}?\b(?:is |has been |was )(?:suspended|deactivated|locked|banned)\b/i;
 // Words of a busy or overloaded service; tried after the overflow families ("too many tokens: total ... cannot exceed" is an overflow).
 const busyWords =
-  /too many tokens|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:exceeded|exhausted)|no capacity|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading/i;
+  /too many tokens|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:exceeded|exhausted)|no capacity|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading|\bqueue (?:is )?(?:full|at capacity)\b|\bqueue[ _](?:exceeded|overflow)\b/i;
 // The error types providers give a failure on their side, read where no status came with it.
 const serverErrorType = /"(?:type|code)"\s*:\s*"(?:server_error|internal_server_error|internal_error|api_error)"/i;
 // Advice any server gives: says the error may pass, not that the service is busy. Alone it reads as busy only
@@ -275,7 +275,7 @@ const reportedPatterns = [
   /\bkeep the first (\d+) tokens/i,
   /length\W{0,3}(\d+)/i,
 ];
-const maxTokensLimitPatterns = [/(?:at most|limit of|<=|less than or equal to|valid range of max_tokens is \[\d+,\s*|should be \[\d+,\s*|maximum context length is|>)\s*(\d+)/i];
+const maxTokensLimitPatterns = [/(?:at most|limit of|<=|above|less than or equal to|valid range of max_tokens is \[\d+,\s*|should be \[\d+,\s*|maximum context length is|>)\s*(\d+)/i];
 const maxTokensRequestedPatterns = [/(?:too large|max_tokens|you provided)\W{0,3}(\d+)/i];
 
 function overflowNumbers(text: string): Partial<ProviderErrorClassification> {
@@ -321,14 +321,18 @@ const timeoutWords =
 // tokens"), or before its reason phrase ("502 Bad Gateway").
 const statusAfterCue =
   /\b(?:HTTP(?:\/[\d.]+)?|status(?:[ _]?code)?|(?:error|response)[ _]?code|code|error|returned|got|received)\W{0,3}([45]\d{2})\b(?!\s*(?:tokens?|characters?|chars|bytes|words|items|messages|requests|seconds|ms|s)\b)/i;
-const statusBeforeReason =
-  /\b([45]\d{2})\s+(?:bad request|unauthorized|payment required|forbidden|not found|request timeout|payload too large|request entity too large|too many requests|internal server error|bad gateway|service unavailable|gateway time-?out)\b/i;
+const reasonPhrase =
+  'bad request|unauthorized|payment required|forbidden|not found|request timeout|payload too large|request entity too large|too many requests|internal server error|bad gateway|service unavailable|gateway time-?out';
+const statusBeforeReason = new RegExp(String.raw`\b([45]\d{2})\s+(?:${reasonPhrase})\b`, 'i');
+
+// A status in square brackets, alone or with its reason phrase: "[503]", "[429 Too Many Requests]" (Google's SDKs, gateways).
+const statusInBrackets = new RegExp(String.raw`\[([45]\d{2})(?:\s+(?:${reasonPhrase}))?\]`, 'i');
 
 /**
  * A status stated in an SDK's or a wrapper's message: at its start ("400 status code (no body)", "429 Too
  * Many Requests"), after a client's name at its start ("LLM 500: ...", "Codex 429: ..."), as "status code 524"
- * anywhere, or as an error status a wrapper names ("Server returned HTTP 503", "openai.InternalServerError:
- * Error code: 500 - ...").
+ * anywhere, as an error status a wrapper names ("Server returned HTTP 503", "openai.InternalServerError:
+ * Error code: 500 - ..."), or in square brackets ("Streaming response failed: [503] ...").
  */
 function textStatus(text: string): number | undefined {
   return (
@@ -336,7 +340,8 @@ function textStatus(text: string): number | undefined {
     asStatus(/\bstatus[ _]code(?: of| is)?\W{0,3}(\d{3})\b/i.exec(text)?.[1]) ??
     asStatus(/^[a-z][\w.-]{0,24} ([45]\d{2}):/i.exec(text)?.[1]) ??
     asStatus(statusAfterCue.exec(text)?.[1]) ??
-    asStatus(statusBeforeReason.exec(text)?.[1])
+    asStatus(statusBeforeReason.exec(text)?.[1]) ??
+    asStatus(statusInBrackets.exec(text)?.[1])
   );
 }
 

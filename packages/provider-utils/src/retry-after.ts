@@ -46,7 +46,7 @@ export function headerValue(headers: Headers | Record<string, string | undefined
 
 /**
  * How long the provider asks the caller to wait, from the headers (`retry-after-ms`, `retry-after` in
- * seconds or as an HTTP date) or the message (`try again in 644ms`, `retry after 60 seconds`, a quota that
+ * seconds or as an HTTP date) or the message (`try again in 644ms`, `retry after 60 seconds`, `please wait 30s`, a quota that
  * `will reset after 8h44m7s`, `"retryDelay": "36s"`). Undefined when neither says.
  */
 export function retryAfterMs(headers: Headers | Record<string, string | undefined> | undefined, text = '', now = Date.now()): number | undefined {
@@ -59,7 +59,7 @@ export function retryAfterMs(headers: Headers | Record<string, string | undefine
     const date = Date.parse(retryAfter);
     if (!Number.isNaN(date)) return Math.max(0, date - now);
   }
-  const spoken = /(?:try again|retry|resets?)(?: in| after)\s+((?:\d+(?:\.\d+)?\s*(?:ms|milliseconds?|secs?|seconds?|s|mins?|minutes?|m|hours?|hr|h)(?![a-z])\s*)+)/i.exec(text);
+  const spoken = /(?:(?:try again|retry|resets?)(?: in| after)|\bwait(?: for)?)\s+((?:\d+(?:\.\d+)?\s*(?:ms|milliseconds?|secs?|seconds?|s|mins?|minutes?|m|hours?|hr|h)(?![a-z])\s*)+)/i.exec(text);
   if (spoken?.[1]) return parseDuration(spoken[1]);
   const retryInfo = /retryDelay\W{1,6}(\d+(?:\.\d+)?s)/i.exec(text);
   if (retryInfo?.[1]) return parseDuration(retryInfo[1]);
