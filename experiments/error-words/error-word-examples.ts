@@ -12,6 +12,7 @@ import holdout7 from '../../packages/provider-utils/src/__fixtures__/provider-er
 import holdout8 from '../../packages/provider-utils/src/__fixtures__/provider-errors-holdout-8.json' with { type: 'json' };
 import holdout9 from '../../packages/provider-utils/src/__fixtures__/provider-errors-holdout-9.json' with { type: 'json' };
 import holdout10 from '../../packages/provider-utils/src/__fixtures__/provider-errors-holdout-10.json' with { type: 'json' };
+import holdout11 from '../../packages/provider-utils/src/__fixtures__/provider-errors-holdout-11.json' with { type: 'json' };
 import more from '../../packages/provider-utils/src/__fixtures__/provider-errors-more.json' with { type: 'json' };
 
 interface SourcedError {
@@ -36,6 +37,7 @@ export const errorWordSets: Readonly<Record<string, () => readonly SourcedError[
   'holdout-8': () => holdout8 as SourcedError[],
   'holdout-9': () => holdout9 as SourcedError[],
   'holdout-10': () => holdout10 as SourcedError[],
+  'holdout-11': () => holdout11 as SourcedError[],
 };
 
 /** A sourced error as the classifier sees it: the normalized text and status, and the kind it means. */
