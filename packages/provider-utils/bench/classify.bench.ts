@@ -38,6 +38,7 @@ const holdout8: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileS
 const holdout9: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-9.json'), 'utf8'));
 const holdout10: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-10.json'), 'utf8'));
 const holdout11: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-11.json'), 'utf8'));
+const holdout12: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-12.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -120,6 +121,7 @@ for (const [name, set, file] of [
   ['ninth', holdout9, 'provider-errors-holdout-9.json'],
   ['tenth', holdout10, 'provider-errors-holdout-10.json'],
   ['eleventh', holdout11, 'provider-errors-holdout-11.json'],
+  ['twelfth', holdout12, 'provider-errors-holdout-12.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);

@@ -156,7 +156,7 @@ const longestSensibleWaitMs = 15 * 60_000;
 
 // An account out of money: credits spent, a spending limit reached, a key's monthly cap (decision 0056).
 const outOfCredit =
-  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spend(?:ing)? limit|(?:does(?:n't| not)|do(?:n't| not)) have (?:any |enough |sufficient )?(?:credits?|balance|funds)\b|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|billing hard limit|\bbilling (?:account )?(?:is )?(?:not active|inactive|disabled|closed)\b|\bbilling (?:is )?not enabled\b|\brequires billing to be enabled\b|payment required|\barrearage\b|\bin arrears\b|\boverdue balance\b|balance (?:is )?overdue|account (?:is )?in good standing|free[- ]tier (?:limit|quota)|\bfree (?:usage )?limit\b|(?<!token )\bbudget (?:has been |is |was )?(?:exhausted|exceeded|spent|depleted|used up)\b|\b(?:set|configured) (?:inference|spending|usage) limit\b|\b(?:model|service|endpoint) (?:service )?(?:has been|is|was) paused\b|余额不足|欠费/;
+  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spend(?:ing)? limit|(?:does(?:n't| not)|do(?:n't| not)) have (?:any |enough |sufficient )?(?:credits?|balance|funds)\b|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|billing hard limit|\bbilling (?:account )?(?:is )?(?:not active|inactive|disabled|closed)\b|\bbilling (?:is )?not enabled\b|\brequires billing to be enabled\b|payment required|\barrearage\b|\bin arrears\b|\boverdue balance\b|balance (?:is )?overdue|account (?:is )?in good standing|free[- ]tier (?:limit|quota)|\bfree (?:usage )?limit\b|(?<!token )\bbudget (?:has been |is |was )?(?:exhausted|exceeded|spent|depleted|used up)\b|\b(?:set|configured) (?:inference|spending|usage) limit\b|\b(?:model|service|endpoint) (?:service )?(?:has been|is|was) paused\b|余额不足|(?:配额|额度)不足|欠费/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length".
 const rateLimitWords = new RegExp(
   String.raw`rate.?limit|throttl|\bquota|\brequests? limit (?:exceeded|reached)|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|并发(?:数)?(?:超限|过高)|insufficient (?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
@@ -164,7 +164,7 @@ const rateLimitWords = new RegExp(
 );
 // A quota that waiting a moment does not restore: daily caps, an exhausted balance.
 const exhaustedQuota = new RegExp(
-  String.raw`insufficient[_ ]quota|per ?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\b[TR]PD\b|insufficient (?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${outOfCredit.source}`,
+  String.raw`insufficient[_ ]quota|per ?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\b[TR]PD\b|insufficient (?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${outOfCredit.source}`,
   'i',
 );
 // Words that make an error an overflow whatever its status: Anthropic answers 429 for a long-context
@@ -177,6 +177,9 @@ const perRequestCap = /tokens? per request|tokens? in (?:the )?batch\b/i;
 const negativeOutputBudget = /max_(?:new_|completion_)?tokens\b[^.]{0,40}?\bgot -\d+/i;
 // Input and output budget together over the window: an overflow, though a smaller output budget may fix it.
 const inputPlusOutput = /input\w*\W+(?:length\W+|tokens?\W+(?:count\W+)?)?(?:\+|and)\W+max_(?:new_)?tokens\W+(?:parameter\W+)?(?:exceed|must be|>)/i;
+// max_tokens set against another parameter ("`max_tokens` must be greater than `thinking.budget_tokens`"): a smaller
+// max_tokens makes it worse, so it is not a cap on the output budget.
+const maxTokensBelowParameter = /max_(?:new_|completion_|output_)?tokens\W{0,3}\s*(?:must|should) be (?:greater|larger|more) than\W{0,3}[a-z][\w.]*_[\w.]*/i;
 const maxTokensWords = [
   /max(?:imum)?[ _](?:new_|completion_|output_)?tokens?\b[^.]{0,40}?(?:too large|must be|should be|exceed|>\s*\d|valid range|greater than|(?:is )?not valid|invalid|illegal|above (?:the )?maximum|out of range|非法|无效|不合法)/i,
   /maximum (?:allowed )?number of (?:output|completion) tokens/i,
@@ -225,6 +228,8 @@ const overflowWords = [
   /\b(?:prompt|input|request|message)\b[^.]{0,20}?\b\d+ tokens?\b[^.]{0,40}?\bcontext (?:window|length|size)\b/i,
   // A request to be cut "to fit within the context window"; the model's "maximum allowed tokens exceeded"
   /\bfits? (?:with)?in (?:the |your |its )?(?:model'?s? )?context(?: window| length| size)?\b|\bmax(?:imum)? allowed tokens\b[^.]{0,20}?\bexceed/i,
+  // "length of prompt_tokens (N) must be less than max_seq_len (M)" (SiliconFlow): the prompt must fit under the model's length
+  /\b(?:prompt|input)(?:[ _]tokens?)?\b[^.]{0,30}?\bmust be (?:less|smaller|fewer) than\W{0,3}(?:the )?max(?:imum)?[ _](?:seq(?:uence)?|model|context|input)[ _]?len(?:gth)?\b/i,
   // Chinese-language gateways: input or context length (or token count) over the limit
   /(?:(?:输入|上下文|提示词?|请求)的?(?:长度|token\s*数量?|令牌数)|token\s*数量?|令牌数量?)\S{0,4}?(?:超过|超出|过长)|(?:超过|超出)了?(?:模型的?)?(?:最大)?(?:上下文|输入长度|token)/,
   // ... with the subject alone ("上下文超出限制", "令牌超出限制"), a request or input "too long" ("请求太长了", "输入超长"),
@@ -239,9 +244,12 @@ const promptTooLong = /\b(?:prompt|input|context) (?:is )?too long\b/i;
 // is not supported"): not busy, so no wait helps, but another provider may answer.
 const unavailableToAccount =
   /\b(?:un|not )available (?:for|in|to) (?:this |your |the )?(?:account|organi[sz]ation|region|country|territory)\b|\b(?:location|region|country|territory) is not supported\b|\bnot supported (?:in|for) (?:this |your |the )?(?:location|region|country|territory)\b|\baccount\b[^.,;]{0,40}?\b(?:is |has been |was )(?:suspended|deactivated|locked|banned)\b/i;
+// A model the endpoint or gateway does not serve ("model_not_found", "No available channels for model", 无可用渠道,
+// "Incorrect model ID"): gateways send it as a 503, but no wait helps; another provider may serve the model.
+const modelNotServed = /\bmodel_not_found\b|\bno available channels? for (?:the )?model\b|无可用渠道|\bincorrect model (?:id|name)\b/i;
 // Words of a busy or overloaded service; tried after the overflow families ("too many tokens: total ... cannot exceed" is an overflow).
 const busyWords =
-  /too many tokens|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:exceeded|exhausted)|no capacity|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading|\bqueue (?:is )?(?:full|at capacity)\b|\bqueue[ _](?:exceeded|overflow)\b/i;
+  /too many tokens|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:exceeded|exhausted)|no capacity|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading|\bqueue (?:is )?(?:full|at capacity)\b|\bqueue[ _](?:exceeded|overflow)\b|\bno deployments? available\b|负载(?:已|过)?(?:饱和|过高|过大)|满载|(?:服务器|服务|系统)(?:繁忙|忙碌)/i;
 // The error types providers give a failure on their side, read where no status came with it.
 const serverErrorType = /"(?:type|code)"\s*:\s*"(?:server_error|internal_server_error|internal_error|api_error)"/i;
 // Advice any server gives: says the error may pass, not that the service is busy. Alone it reads as busy only
@@ -264,9 +272,12 @@ const limitPatterns = [
   /\b(\d+)[- ]tokens? context (?:window|length|size)\b/i,
   /\bmax(?:imum)? size\W{1,3}(\d+) tokens/i,
   /\bmax_(?:prompt|input)_tokens\W{1,3}(\d+)/i,
+  /\bmax_(?:seq|model)_len\W{1,3}(\d+)/i,
 ];
 const reportedPatterns = [
   /(?:request|message|prompt|input)\s*\((\d+) tokens?\)/i,
+  /\b(\d+) tokens? exceeds?\b/i,
+  /\bprompt_tokens\W{1,3}(\d+)/i,
   /\bgiven:\s*(\d+)/i,
   /total of (?:at least )?(\d+)/i,
   /(?:requested tokens|requested|request contains|resulted in|token count of|token count|received|actual:|current length is|input length|prompt contains|too long|too large|n_prompt_tokens|n_keep|contains)\W{0,3}(?:about |at least )?\(?(\d+)/i,
@@ -305,6 +316,9 @@ function overflowNumbers(text: string): Partial<ProviderErrorClassification> {
 function rateLimitNumbers(text: string): Partial<ProviderErrorClassification> {
   const tpm = /limit:? (\d+)\W+(?:used:? \d+\W+)?requested:? (\d+)/i.exec(text);
   if (tpm) return { limitTokens: Number(tpm[1]), reportedTokens: Number(tpm[2]) };
+  // xAI: "Tokens per Minute (actual/limit): 65605/16000"; the actual count may be the window's, so only the limit is read
+  const actualOverLimit = /\(actual\/limit\)\W{0,3}\d+\/(\d+)/i.exec(text);
+  if (actualOverLimit) return { limitTokens: Number(actualOverLimit[1]) };
   const quota = /token_count[\s\S]{0,240}?quotaValue\W+(\d+)/i.exec(text);
   return quota ? { limitTokens: Number(quota[1]) } : {};
 }
@@ -381,12 +395,13 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
     return { kind: 'other', ...(cap ? { reportedTokens: Number(cap[1]), limitTokens: Number(cap[2]) } : {}) };
   }
   if (inputPlusOutput.test(text) || promptTooLong.test(text) || negativeOutputBudget.test(text)) return { kind: 'context_overflow', ...overflowNumbers(text) };
-  if (maxTokensWords.some((pattern) => pattern.test(text))) {
+  if (maxTokensWords.some((pattern) => pattern.test(text)) && !maxTokensBelowParameter.test(text)) {
     const limitTokens = firstNumber(text, maxTokensLimitPatterns);
     const reportedTokens = firstNumber(text, maxTokensRequestedPatterns);
     return { kind: 'max_tokens', ...(limitTokens === undefined ? {} : { limitTokens }), ...(reportedTokens === undefined ? {} : { reportedTokens }) };
   }
   if (overflowWords.some((pattern) => pattern.test(text))) return { kind: 'context_overflow', ...overflowNumbers(text) };
+  if (modelNotServed.test(text)) return { kind: 'other', ...(status !== undefined && status >= 500 ? { fallback: true } : {}) };
   // A 408 is the server saying the request took too long, whatever cause it guesses at ("possibly due to server overload").
   if (status === 408) return { kind: 'timeout', retryable: true };
   // "Try again later" or "please wait" alone is boilerplate: with a status the status decides, without one it is a busy service.
