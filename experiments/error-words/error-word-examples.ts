@@ -13,6 +13,7 @@ import holdout8 from '../../packages/provider-utils/src/__fixtures__/provider-er
 import holdout9 from '../../packages/provider-utils/src/__fixtures__/provider-errors-holdout-9.json' with { type: 'json' };
 import holdout10 from '../../packages/provider-utils/src/__fixtures__/provider-errors-holdout-10.json' with { type: 'json' };
 import holdout11 from '../../packages/provider-utils/src/__fixtures__/provider-errors-holdout-11.json' with { type: 'json' };
+import holdout12 from '../../packages/provider-utils/src/__fixtures__/provider-errors-holdout-12.json' with { type: 'json' };
 import more from '../../packages/provider-utils/src/__fixtures__/provider-errors-more.json' with { type: 'json' };
 
 interface SourcedError {
@@ -38,6 +39,7 @@ export const errorWordSets: Readonly<Record<string, () => readonly SourcedError[
   'holdout-9': () => holdout9 as SourcedError[],
   'holdout-10': () => holdout10 as SourcedError[],
   'holdout-11': () => holdout11 as SourcedError[],
+  'holdout-12': () => holdout12 as SourcedError[],
 };
 
 /** A sourced error as the classifier sees it: the normalized text and status, and the kind it means. */
