@@ -14,6 +14,7 @@ import holdout9 from '../../packages/provider-utils/src/__fixtures__/provider-er
 import holdout10 from '../../packages/provider-utils/src/__fixtures__/provider-errors-holdout-10.json' with { type: 'json' };
 import holdout11 from '../../packages/provider-utils/src/__fixtures__/provider-errors-holdout-11.json' with { type: 'json' };
 import holdout12 from '../../packages/provider-utils/src/__fixtures__/provider-errors-holdout-12.json' with { type: 'json' };
+import holdout13 from '../../packages/provider-utils/src/__fixtures__/provider-errors-holdout-13.json' with { type: 'json' };
 import more from '../../packages/provider-utils/src/__fixtures__/provider-errors-more.json' with { type: 'json' };
 
 interface SourcedError {
@@ -40,6 +41,7 @@ export const errorWordSets: Readonly<Record<string, () => readonly SourcedError[
   'holdout-10': () => holdout10 as SourcedError[],
   'holdout-11': () => holdout11 as SourcedError[],
   'holdout-12': () => holdout12 as SourcedError[],
+  'holdout-13': () => holdout13 as SourcedError[],
 };
 
 /** A sourced error as the classifier sees it: the normalized text and status, and the kind it means. */
