@@ -156,15 +156,17 @@ const longestSensibleWaitMs = 15 * 60_000;
 
 // An account out of money: credits spent, a spending limit reached, a key's monthly cap (decision 0056).
 const outOfCredit =
-  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spend(?:ing)? limit|(?:does(?:n't| not)|do(?:n't| not)) have (?:any |enough |sufficient )?(?:credits?|balance|funds)\b|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|billing hard limit|\bbilling (?:account )?(?:is )?(?:not active|inactive|disabled|closed)\b|\bbilling (?:is )?not enabled\b|\brequires billing to be enabled\b|payment required|\barrearage\b|\bin arrears\b|\boverdue balance\b|balance (?:is )?overdue|account (?:is )?in good standing|free[- ]tier (?:limit|quota)|\bfree (?:(?:allocated|usage|trial) )?(?:limit|quota)\b|免费(?:使用)?额度|\bover (?:its |their |your |the )?budget\b|\bexceeded ?budget\b|(?<!token )\bbudget (?:has been |is |was )?(?:exhausted|exceeded|spent|depleted|used up)\b|\b(?:set|configured) (?:inference|spending|usage) limit\b|\b(?:model|service|endpoint) (?:service )?(?:has been|is|was) paused\b|余额不足|(?:配额|额度)不足|欠费/;
+  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spend(?:ing)? limit|(?:does(?:n't| not)|do(?:n't| not)) have (?:any |enough |sufficient )?(?:credits?|balance|funds)\b|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|billing hard limit|\bbilling (?:account )?(?:is )?(?:not active|inactive|disabled|closed)\b|\bbilling (?:is )?not enabled\b|\brequires billing to be enabled\b|payment required|\barrearage\b|\bin arrears\b|\boverdue (?:balance|bill|payment)\b|(?:balance|bill) (?:is )?overdue|\boverdue-payment\b|account (?:is )?in good standing|free[- ]tier (?:limit|quota)|\bfree[- ]tier\b[^.]{0,30}?\b(?:exhausted|used up|depleted)\b|\bfree (?:(?:allocated|usage|trial) )?(?:limit|quota)\b|免费(?:使用)?额度|\bover (?:its |their |your |the )?budget\b|\bexceeded ?budget\b|(?<!token )\bbudget (?:has been |is |was )?(?:exhausted|exceeded|spent|depleted|used up)\b|\b(?:set|configured) (?:inference|spending|usage) limit\b|\b(?:model|service|endpoint) (?:service )?(?:has been|is|was) paused\b|余额不足|(?:配额|额度)不足|欠费/;
+// A period's or a plan's allowance used up (Z.ai's "Weekly Limit Exhausted"): a quota, not a burst.
+const periodLimitExhausted = /\b(?:hourly|daily|weekly|monthly|usage|plan) limit (?:exhausted|used up|depleted)\b/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length".
 const rateLimitWords = new RegExp(
-  String.raw`rate.?limit|throttl|\bquota|\brequests? limit (?:exceeded|reached)|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
+  String.raw`rate.?limit|throttl|\bquota|\brequests? limit (?:exceeded|reached)|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
   'i',
 );
 // A quota that waiting a moment does not restore: daily caps, an exhausted balance.
 const exhaustedQuota = new RegExp(
-  String.raw`insufficient[_ ]quota|per ?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\b[TR]PD\b|insufficient (?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${outOfCredit.source}`,
+  String.raw`insufficient[_ ]quota|per ?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\b[TR]PD\b|insufficient (?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${periodLimitExhausted.source}|${outOfCredit.source}`,
   'i',
 );
 // Words that make an error an overflow whatever its status: Anthropic answers 429 for a long-context
@@ -273,6 +275,8 @@ const limitPatterns = [
   /\bmax(?:imum)? size\W{1,3}(\d+) tokens/i,
   /\bmax(?:imum)?[ _](?:prompt|input)[ _]tokens\W{1,3}(\d+)/i,
   /\bmax_(?:seq|model)_len(?:\W{1,3}|\s+(?:is|of)\s+)(\d+)/i,
+  // Z.ai: "Input token length too long. Maximum: 128000, Actual: 150000"
+  /\bmaximum:\s*(\d+)/i,
 ];
 const reportedPatterns = [
   /(?:request|message|prompt|input)\s*\((\d+)(?: tokens?)?\)/i,
