@@ -171,6 +171,15 @@ describe('compactToolSchema: the Optional-union rule, once is enough', () => {
     expect(compactToolSchema(once)).toEqual(once);
   });
 
+  it('collapses a nullable union whose own description compacts to nothing, in one pass', () => {
+    // Found by the generated-schema property (seed 573687314): the blank outer description blocked the
+    // collapse on the first pass, was dropped by it, and let the second pass collapse.
+    const schema = { anyOf: [{ type: 'null' }, { type: 'object', properties: {}, description: 'Path' }], description: '\n' };
+    const once = compactToolSchema(schema);
+    expect(once).toEqual({ type: ['object', 'null'], properties: {}, description: 'Path' });
+    expect(compactToolSchema(once)).toEqual(once);
+  });
+
   it("compacts a description lifted from the branch as the property's own", () => {
     const schema = { type: 'object', properties: { title: { anyOf: [{ type: 'string', description: 'Optional: Path' }, { type: 'null' }] } }, required: [] };
     const once = compactToolSchema(schema);

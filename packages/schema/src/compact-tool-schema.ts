@@ -14,9 +14,10 @@ export interface CompactSchemaOptions {
   /** Trim each parameter description to its first sentence (see `firstSentence`). @default true */
   trimDescriptions?: boolean;
   /**
-   * Drop parameter descriptions that only restate the property's name, type, enum, const or format
-   * ("Issue number" on `issue_number: number`), and "Optional:" / "(required)" notes that agree with
-   * the `required` list. @default true
+   * Drop parameter descriptions that only restate the property's name, the names it sits under (the
+   * tool's and each enclosing property's: "account ID" on `account.id`, "zone status" on `status` of
+   * `list_zones`), its type, enum, const or format ("Issue number" on `issue_number: number`), and
+   * "Optional:" / "(required)" notes that agree with the `required` list. @default true
    */
   dropRedundantDescriptions?: boolean;
   /** Collapse white space and remove `**emphasis**` markup in parameter descriptions. @default true */
@@ -70,6 +71,8 @@ export interface SchemaLocation {
 
 interface NodeContext {
   propertyName?: string;
+  /** The names this node sits under: the tool's, then each enclosing property's (see `restatesSchema`). */
+  owners?: readonly string[];
   /** Whether the parent's `required` lists this property; undefined outside `properties`. */
   required?: boolean;
 }
@@ -99,7 +102,7 @@ function copyJson(value: unknown): unknown {
  */
 export function compactDescription(
   description: string,
-  context: { name?: string | undefined; required?: boolean | undefined; schema: unknown },
+  context: { name?: string | undefined; owners?: readonly string[] | undefined; required?: boolean | undefined; schema: unknown },
   options: Pick<CompactSchemaOptions, 'trimDescriptions' | 'dropRedundantDescriptions' | 'cleanDescriptions' | 'terseDescriptions' | 'dropDescriptions'> = {},
 ): string {
   if (options.dropDescriptions) return '';
@@ -116,23 +119,30 @@ export function compactDescription(
     if (options.terseDescriptions ?? true) text = terseDescription(text);
     if (text === before) break;
   }
-  if (redundant && restatesSchema(text, { name: context.name, schema: context.schema })) return '';
+  if (redundant && restatesSchema(text, { name: context.name, owners: context.owners, schema: context.schema })) return '';
   return text;
 }
 
 /**
  * The node as the Optional-union rule must judge it: without the annotations this walk drops anyway,
- * and without a branch description that compacts to nothing ("\n", "The value"). Judged on the node as
- * written, such a description would block the rule on the first pass and not on the second.
+ * and without a description, its own or a branch's, that compacts to nothing ("\n", "The value").
+ * Judged on the node as written, such a description would block the rule on the first pass and not on
+ * the second.
  */
-function unionView(original: Record<string, unknown>, pointer: string, walk: Walk): Record<string, unknown> {
+function unionView(original: Record<string, unknown>, pointer: string, context: NodeContext, walk: Walk): Record<string, unknown> {
   const droppedHere = (keyword: string) => walk.dropped.has(keyword) && !walk.referencedPaths.has(pointer + escapeSegment(keyword));
-  const view = Object.fromEntries(Object.entries(original).filter(([keyword]) => !droppedHere(keyword)));
+  const own = original.description;
+  const ownVanishes =
+    typeof own === 'string' &&
+    !walk.referencedPaths.has(`${pointer}/description`) &&
+    compactDescription(own, { name: context.propertyName, owners: context.owners, required: context.required, schema: original }, walk.options) === '';
+  const view = Object.fromEntries(Object.entries(original).filter(([keyword]) => !droppedHere(keyword) && !(keyword === 'description' && ownVanishes)));
+  const owners = ownersBelow(context);
   for (const keyword of ['anyOf', 'oneOf']) {
     const branches = view[keyword];
     if (!Array.isArray(branches)) continue;
     view[keyword] = branches.map((branch) => {
-      if (!isRecord(branch) || typeof branch.description !== 'string' || compactDescription(branch.description, { schema: branch }, walk.options) !== '') return branch;
+      if (!isRecord(branch) || typeof branch.description !== 'string' || compactDescription(branch.description, { owners, schema: branch }, walk.options) !== '') return branch;
       const { description: _dropped, ...rest } = branch;
       return rest;
     });
@@ -146,7 +156,9 @@ function compactNode(original: unknown, pointer: string, context: NodeContext, w
   // annotation both sides carry would block it on the first pass and not on the second (not idempotent).
   // It runs before the walk, so a description it lifts from the branch is compacted as the property's.
   const node =
-    (walk.options.collapseNullable ?? true) ? (collapseNullable(unionView(original, pointer, walk), (keyword) => walk.referencedPaths.has(pointer + escapeSegment(keyword))) ?? original) : original;
+    (walk.options.collapseNullable ?? true)
+      ? (collapseNullable(unionView(original, pointer, context, walk), (keyword) => walk.referencedPaths.has(pointer + escapeSegment(keyword))) ?? original)
+      : original;
   const requiredList = Array.isArray(node.required) ? new Set(node.required.filter((name): name is string => typeof name === 'string')) : new Set<string>();
   const entries: [string, unknown][] = [];
   for (const [keyword, value] of Object.entries(node)) {
@@ -157,35 +169,42 @@ function compactNode(original: unknown, pointer: string, context: NodeContext, w
     if (walk.dropped.has(keyword) && !referenced) continue;
     if (keyword === '$schema' && pointer === '' && walk.dropDialect) continue;
     if (keyword === 'description' && typeof value === 'string' && !referenced) {
-      const text = compactDescription(value, { name: context.propertyName, required: context.required, schema: node }, walk.options);
+      const text = compactDescription(value, { name: context.propertyName, owners: context.owners, required: context.required, schema: node }, walk.options);
       if (text !== '') entries.push([keyword, text]);
       continue;
     }
-    entries.push([keyword, compactKeywordValue(keyword, value, here, requiredList, walk)]);
+    entries.push([keyword, compactKeywordValue(keyword, value, here, { requiredList, owners: ownersBelow(context) }, walk)]);
   }
   return Object.fromEntries(entries);
 }
 
-function compactKeywordValue(keyword: string, value: unknown, here: string, requiredList: ReadonlySet<string>, walk: Walk): unknown {
-  if (singleSchemaKeywords.has(keyword)) return compactNode(value, here, {}, walk);
+/** The owners of the schemas inside a node: the node's own, plus its property name when it has one. */
+function ownersBelow(context: NodeContext): readonly string[] {
+  const owners = context.owners ?? [];
+  return context.propertyName === undefined ? owners : [...owners, context.propertyName];
+}
+
+function compactKeywordValue(keyword: string, value: unknown, here: string, parent: { requiredList: ReadonlySet<string>; owners: readonly string[] }, walk: Walk): unknown {
+  const { requiredList, owners } = parent;
+  if (singleSchemaKeywords.has(keyword)) return compactNode(value, here, { owners }, walk);
   if (keyword === 'items' || schemaArrayKeywords.has(keyword)) {
     if (Array.isArray(value)) {
-      const compacted = value.map((item, index) => compactNode(item, here + escapeSegment(index), {}, walk));
+      const compacted = value.map((item, index) => compactNode(item, here + escapeSegment(index), { owners }, walk));
       const union = keyword === 'anyOf' || keyword === 'oneOf';
       return union && (walk.options.dedupeBranchDescriptions ?? true) ? dedupeBranchDescriptions(compacted, (path) => walk.referencedPaths.has(here + path)) : compacted;
     }
-    return keyword === 'items' ? compactNode(value, here, {}, walk) : copyJson(value);
+    return keyword === 'items' ? compactNode(value, here, { owners }, walk) : copyJson(value);
   }
   if (schemaMapKeywords.has(keyword) && isRecord(value)) {
     return Object.fromEntries(
       Object.entries(value).map(([name, item]) => [
         name,
-        compactNode(item, here + escapeSegment(name), keyword === 'properties' ? { propertyName: name, required: requiredList.has(name) } : {}, walk),
+        compactNode(item, here + escapeSegment(name), keyword === 'properties' ? { propertyName: name, required: requiredList.has(name), owners } : { owners }, walk),
       ]),
     );
   }
   if (keyword === 'dependencies' && isRecord(value)) {
-    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, Array.isArray(item) ? copyJson(item) : compactNode(item, here + escapeSegment(name), {}, walk)]));
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, Array.isArray(item) ? copyJson(item) : compactNode(item, here + escapeSegment(name), { owners }, walk)]));
   }
   // Any other keyword holds data (enum, const, required, bounds, vendor extensions): copied as it is.
   return copyJson(value);
@@ -231,7 +250,7 @@ export function compactSchemaChecked(schema: unknown, options: CompactSchemaOpti
   const dialect = declaredDialect(schema);
   const dropDialect =
     (options.dropDialect ?? true) && !keep.has('$schema') && (dialect === 'draft-07' || dialect === 'draft-2019-09' || dialect === 'draft-2020-12') && dialectDifference(schema) === undefined;
-  const compacted = compactNode(schema, '', {}, { options, dropped, referencedPaths: inspection.referencedPaths, dropDialect });
+  const compacted = compactNode(schema, '', { owners: location.toolName === undefined ? [] : [location.toolName] }, { options, dropped, referencedPaths: inspection.referencedPaths, dropDialect });
   return { schema: compacted, compacted: true, droppedDialect: dropDialect, warnings };
 }
 

@@ -82,8 +82,47 @@ describe('compactTools: tool descriptions', () => {
     expect(compactTools(tools, { tidyToolDescriptions: false })[0]!.description).toBe(tools[0]!.description);
   });
 
+  it('writes a fenced JSON block on one line, unless tidying is off', () => {
+    const withSchema = [{ name: 'list', description: 'Lists reports.\n```json\n{\n  "id": "string"\n}\n```', inputSchema: { type: 'object' } }];
+    expect(compactTools(withSchema)[0]!.description).toBe('Lists reports.\n```json\n{"id": "string"}\n```');
+    expect(compactTools(withSchema, { tidyToolDescriptions: false })[0]!.description).toBe(withSchema[0]!.description);
+  });
+
   it('trims them to the first sentence when asked', () => {
     expect(compactTools(tools, { trimToolDescriptions: true })[0]!.description).toBe('Reads a file.');
+  });
+});
+
+describe('compactTools: descriptions that restate where a parameter sits', () => {
+  const zones = {
+    name: 'list_zones',
+    description: 'Lists zones.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        status: { type: 'string', description: 'zone status' },
+        direction: { type: 'string', description: 'Direction to order zones' },
+        id: { type: 'string', description: 'account ID' },
+        account: { type: 'object', properties: { id: { type: 'string', description: 'account ID' }, name: { type: 'string', description: 'domain name' } } },
+        members: { type: 'array', items: { type: 'object', properties: { id: { type: 'string', description: 'member ID' } } } },
+      },
+    },
+  };
+
+  it('drops what the tool name or an enclosing property already says, and keeps the rest', () => {
+    const properties = (compactTools([zones])[0]!.inputSchema as { properties: Record<string, { description?: string; properties?: Record<string, { description?: string }> }> }).properties;
+    expect(properties.status!.description).toBeUndefined();
+    expect(properties.account!.properties!.id!.description).toBeUndefined();
+    expect((properties.members as { items: { properties: { id: { description?: string } } } }).items.properties.id.description).toBeUndefined();
+    expect(properties.direction!.description).toBe('Direction to order zones');
+    expect(properties.account!.properties!.name!.description).toBe('domain name');
+    // A sibling's name is not an owner: the top-level `id` is not the account's.
+    expect(properties.id!.description).toBe('account ID');
+  });
+
+  it('keeps them all with dropRedundantDescriptions off', () => {
+    const properties = (compactTools([zones], { dropRedundantDescriptions: false })[0]!.inputSchema as { properties: Record<string, { description?: string }> }).properties;
+    expect(properties.status!.description).toBe('zone status');
   });
 });
 

@@ -2,7 +2,7 @@ import type { CompactionWarning } from './compaction-warning.ts';
 import { compactionWarning, defaultWarningHandler } from './compaction-warning.ts';
 import { type CompactSchemaOptions, compactSchemaChecked } from './compact-tool-schema.ts';
 import { CtxkitError } from '@ctxkit/core';
-import { collapseWhitespace, stripEmphasis, tidyWhitespace } from './description-text.ts';
+import { collapseWhitespace, compactDataBlocks, stripEmphasis, tidyWhitespace } from './description-text.ts';
 import { firstSentence, sentenceStarts } from './first-sentence.ts';
 import { isRecord } from './schema-keywords.ts';
 import { type ToolDefinition, toolParts, toolShape, withToolParts } from './tool-shapes.ts';
@@ -16,7 +16,8 @@ export interface CompactToolsOptions extends CompactSchemaOptions {
   trimToolDescriptions?: boolean;
   /**
    * Tidy white space in tool descriptions kept whole (trailing spaces and newlines, runs of spaces,
-   * extra blank lines); line breaks, indentation and markup stay. @default true
+   * extra blank lines, the layout inside a fenced JSON block: see `compactDataBlocks`); line breaks,
+   * indentation and markup of the text stay. @default true
    */
   tidyToolDescriptions?: boolean;
   /**
@@ -50,7 +51,7 @@ export interface ToolsCompaction<Tool> {
 
 function compactToolDescription(description: string, options: CompactToolsOptions): string {
   if (options.trimToolDescriptions) return collapseWhitespace(stripEmphasis(firstSentence(description)));
-  return options.tidyToolDescriptions === false ? description : tidyWhitespace(description);
+  return options.tidyToolDescriptions === false ? description : compactDataBlocks(tidyWhitespace(description));
 }
 
 /**

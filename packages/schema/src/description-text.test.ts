@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collapseWhitespace, dropRequirednessNote, stripEmphasis, terseDescription, tidyWhitespace } from './description-text.ts';
+import { collapseWhitespace, compactDataBlocks, dropRequirednessNote, stripEmphasis, terseDescription, tidyWhitespace } from './description-text.ts';
 
 describe('collapseWhitespace', () => {
   it('makes one line of any white space', () => {
@@ -13,6 +13,35 @@ describe('tidyWhitespace', () => {
     expect(tidyWhitespace('a\r\nb')).toBe('a\nb');
     // Indentation a template literal left on every line after the first goes; nesting stays.
     expect(tidyWhitespace('Runs a command.\n\n      Guidelines:\n      - Quiet flags\n        - npm --silent')).toBe('Runs a command.\n\nGuidelines:\n- Quiet flags\n  - npm --silent');
+  });
+});
+
+describe('compactDataBlocks', () => {
+  it('writes a pretty-printed JSON block on one line, strings untouched', () => {
+    const text = 'Lists reports.\n\n# Response\n```json\n{\n  "id": "a  b",\n  "tags": [\n    "x",\n    "y"\n  ],\n  "n": {}\n}\n```\nUse `jq_filter`.';
+    expect(compactDataBlocks(text)).toBe('Lists reports.\n\n# Response\n```json\n{"id": "a  b", "tags": ["x", "y"], "n": {}}\n```\nUse `jq_filter`.');
+  });
+
+  it('handles JS object literals, unlabelled and tilde fences, and escaped quotes', () => {
+    expect(compactDataBlocks("```js\n{\n  type: 'object',\n  note: 'it\\'s'\n}\n```")).toBe("```js\n{type: 'object', note: 'it\\'s'}\n```");
+    expect(compactDataBlocks('~~~\n[\n  1,\n  2\n]\n~~~')).toBe('~~~\n[1, 2]\n~~~');
+  });
+
+  it('leaves alone what one line would change or what is not data', () => {
+    const kept = [
+      '```js\n{\n  a: 1, // the first\n  b: 2\n}\n```',
+      '```python\n{\n  "a": 1\n}\n```',
+      '```yaml\n[\n  a\n]\n```',
+      '```ts\nconst a = 1\nfoo()\n```',
+      '```js\n{\n  a: `two\nlines`\n}\n```',
+      'Not fenced:\n{\n  "a": 1\n}',
+    ];
+    for (const text of kept) expect(compactDataBlocks(text)).toBe(text);
+  });
+
+  it('is stable: a second pass changes nothing', () => {
+    const once = compactDataBlocks('```json\n{\n  "a": [\n    1\n  ]\n}\n```');
+    expect(compactDataBlocks(once)).toBe(once);
   });
 });
 

@@ -47,6 +47,59 @@ export function tidyWhitespace(text: string): string {
     .trim();
 }
 
+/** Info strings of fenced blocks whose white space outside strings means nothing (JSON, and JS/TS object literals). */
+const dataLanguages = new Set(['', 'json', 'jsonc', 'json5', 'js', 'javascript', 'ts', 'typescript']);
+const fencedBlock = /^(```|~~~)[ \t]*([\w+-]*)[ \t]*\n([\s\S]*?)\n[ \t]*\1[ \t]*$/gm;
+
+/**
+ * The body of a data block written on one line: each run of white space that holds a line break, outside
+ * string literals, becomes one space, or nothing after an opening or before a closing bracket. Undefined
+ * when the body is not one literal (`{…}` or `[…]`), has a `//` comment (which would swallow what
+ * follows) or a string that does not close on its line; such a block stays as it is.
+ */
+function oneLineLiteral(body: string): string | undefined {
+  const text = body.trim();
+  if (!/^[[{][\s\S]*[\]}]$/.test(text)) return undefined;
+  let out = '';
+  let index = 0;
+  while (index < text.length) {
+    const char = text[index]!;
+    if (char === '"' || char === "'" || char === '`') {
+      let end = index + 1;
+      while (end < text.length && text[end] !== char && text[end] !== '\n') end += text[end] === '\\' ? 2 : 1;
+      if (text[end] !== char) return undefined;
+      out += text.slice(index, end + 1);
+      index = end + 1;
+    } else if (char === '/' && text[index + 1] === '/') {
+      return undefined;
+    } else if (/\s/.test(char)) {
+      const run = /^\s+/.exec(text.slice(index))![0];
+      index += run.length;
+      if (!run.includes('\n')) out += run;
+      else if (!/[[{(]$/.test(out) && !/^[\]})]/.test(text.slice(index))) out += ' ';
+    } else {
+      out += char;
+      index += 1;
+    }
+  }
+  return out;
+}
+
+/**
+ * Writes a fenced JSON block (or a JS/TS object literal, as OpenAPI-generated MCP tools embed their
+ * response schema) on one line: the indentation and line breaks of pretty-printed data cost tokens on
+ * every request and carry nothing a model reads. Strings, the fences and every other block stay as
+ * they are, and so does a block with a `//` comment.
+ * @example compactDataBlocks('Returns:\n```json\n{\n  "id": "x",\n  "tags": [\n    "a"\n  ]\n}\n```') // 'Returns:\n```json\n{"id": "x", "tags": ["a"]}\n```'
+ */
+export function compactDataBlocks(text: string): string {
+  return text.replace(fencedBlock, (block: string, fence: string, info: string, body: string) => {
+    if (!dataLanguages.has(info.toLowerCase())) return block;
+    const line = oneLineLiteral(body);
+    return line === undefined ? block : `${fence}${info}\n${line}\n${fence}`;
+  });
+}
+
 /**
  * Removes emphasis markup that only changes how a page renders: `**bold**`, `__bold__`, and `<br>`
  * tags. Backticks stay, since they mark literal names and values.

@@ -23,7 +23,7 @@ export {
   type ToolSearchText,
   toolSearchText,
 } from './tool-search.ts';
-export { collapseWhitespace, dropRequirednessNote, stripEmphasis, terseDescription, tidyWhitespace } from './description-text.ts';
+export { collapseWhitespace, compactDataBlocks, dropRequirednessNote, stripEmphasis, terseDescription, tidyWhitespace } from './description-text.ts';
 export { firstSentence, sentenceStarts } from './first-sentence.ts';
 export { type InspectSchemaOptions, inspectSchema, type SchemaInspection, type SchemaIssue } from './inspect-schema.ts';
 export { type NormalizedTools, normalizeToolsInput, type ToolsContainer } from './normalize-tools-input.ts';

@@ -35,6 +35,21 @@ describe('restatesSchema', () => {
     expect(restatesSchema(description, { name, schema })).toBe(false);
   });
 
+  it.each([
+    ['account ID', 'id', ['list_zones', 'account']],
+    ['Policy identifier', 'id', ['create_member', 'policies']],
+    ['zone status', 'status', ['list_zones']],
+    ['Pull request number', 'pullNumber', ['merge_pull_request']],
+  ])('%j restates %s under %j', (description, name, owners) => {
+    expect(restatesSchema(description, { name, owners, schema: { type: 'string' } })).toBe(true);
+    expect(restatesSchema(description, { name, schema: { type: 'string' } })).toBe(false);
+  });
+
+  it('needs every word from the name or what it sits under', () => {
+    expect(restatesSchema('Direction to order zones', { name: 'direction', owners: ['list_zones'], schema: { type: 'string' } })).toBe(false);
+    expect(restatesSchema('domain name', { name: 'name', owners: ['list_zones', 'account'], schema: { type: 'string' } })).toBe(false);
+  });
+
   it('keeps long descriptions even when every word is known', () => {
     expect(restatesSchema('Issue number issue number issue number', { name: 'issue_number_issue_number_issue', schema: {} })).toBe(false);
   });

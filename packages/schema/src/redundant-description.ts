@@ -91,17 +91,20 @@ function schemaTypes(schema: Record<string, unknown>): string[] {
 
 /**
  * True when a parameter description only restates what the compacted schema already shows: the
- * property's name (with common short forms spelled out: `repo` / "repository"), its type, its enum or
- * const values, or its format, plus filler words. "The issue number" on `issue_number: number`
+ * property's name (with common short forms spelled out: `repo` / "repository"), the names it sits
+ * under (`owners`: the enclosing properties and the tool, so "account ID" on `account.id` and "zone
+ * status" on `status` of `list_zones` restate), its type, its enum or const values, or its format,
+ * plus filler words. "The issue number" on `issue_number: number`
  * restates; "Repository name" on `repo` does not ("name" says which identifier), nor does "The method
  * to execute" on `method`. Descriptions with more than four words besides filler are always kept.
  * @example
  * ```ts
  * restatesSchema('The issue number', { name: 'issue_number', schema: { type: 'number' } }); // true
  * restatesSchema('Repository name', { name: 'repo', schema: { type: 'string' } }); // false
+ * restatesSchema('account ID', { name: 'id', owners: ['account'], schema: { type: 'string' } }); // true
  * ```
  */
-export function restatesSchema(description: string, context: { name?: string | undefined; schema: unknown }): boolean {
+export function restatesSchema(description: string, context: { name?: string | undefined; owners?: readonly string[] | undefined; schema: unknown }): boolean {
   const words = wordsOf(description);
   if (words.length === 0) return true;
   if (words.filter((word) => !fillerWords.has(word)).length > 4) return false;
@@ -111,7 +114,7 @@ export function restatesSchema(description: string, context: { name?: string | u
     known.add(singular(word));
     for (const long of spelledOut[word] ?? []) known.add(long);
   };
-  if (context.name !== undefined) for (const word of wordsOf(context.name)) add(word);
+  for (const name of [...(context.name === undefined ? [] : [context.name]), ...(context.owners ?? [])]) for (const word of wordsOf(name)) add(word);
   if (isRecord(context.schema)) {
     const schema = context.schema;
     for (const type of schemaTypes(schema)) for (const word of typeWords[type] ?? []) add(word);
