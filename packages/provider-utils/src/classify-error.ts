@@ -156,7 +156,7 @@ const longestSensibleWaitMs = 15 * 60_000;
 
 // An account out of money: credits spent, a spending limit reached, a key's monthly cap (decision 0056).
 const outOfCredit =
-  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spend(?:ing)? limit|(?:does(?:n't| not)|do(?:n't| not)) have (?:any |enough |sufficient )?(?:credits?|balance|funds)\b|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|billing hard limit|\bbilling (?:account )?(?:is )?(?:not active|inactive|disabled|closed)\b|\bbilling (?:is )?not enabled\b|\brequires billing to be enabled\b|payment required|\barrearage\b|\bin arrears\b|\boverdue (?:balance|bill|payment)\b|(?:balance|bill) (?:is )?overdue|\boverdue-payment\b|account (?:is )?in good standing|free[- ]tier (?:limit|quota)|\bfree[- ]tier\b[^.]{0,30}?\b(?:exhausted|used up|depleted)\b|\bfree (?:(?:allocated|usage|trial) )?(?:limit|quota)\b|免费(?:使用)?额度|\bover (?:its |their |your |the )?budget\b|\bexceeded ?budget\b|(?<!token )\bbudget (?:has been |is |was )?(?:exhausted|exceeded|spent|depleted|used up)\b|\b(?:set|configured) (?:inference|spending|usage) limit\b|\b(?:model|service|endpoint) (?:service )?(?:has been|is|was) paused\b|余额不足|(?:配额|额度)不足|欠费/;
+  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spend(?:ing)? limit|(?:does(?:n't| not)|do(?:n't| not)) have (?:any |enough |sufficient )?(?:credits?|balance|funds)\b|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|billing hard limit|\bbilling (?:account )?(?:is )?(?:not active|inactive|disabled|closed)\b|\bbilling (?:is )?not enabled\b|\brequires billing to be enabled\b|payment required|\barrearage\b|\bin arrears\b|\boverdue (?:balance|bill|payment)\b|(?:balance|bill) (?:is )?overdue|\boverdue-payment\b|account (?:is )?in good standing|free[- ]tier (?:limit|quota)|\bfree[- ]tier\b[^.]{0,30}?\b(?:exhausted|used up|depleted)\b|\bfree (?:(?:allocated|usage|trial) )?(?:limit|quota)\b|免费(?:使用)?额度|\bover (?:its |their |your |the )?budget\b|\bexceeded ?budget\b|(?<!token )\bbudget (?:has been |is |was )?(?:exhausted|exceeded|spent|depleted|used up)\b|\b(?:set|configured) (?:inference|spending|usage) limit\b|\b(?:model|service|endpoint) (?:service )?(?:has been|is|was) paused\b|\b(?:depleted|exhausted|used up)\s+(?:all\s+(?:of\s+)?)?(?:your|the|its|their)\s+(?:[\w-]+\s+){0,2}?credits?\b|\bremain_?quota\s*[=:]\s*0\b|\b(?:token|quota|credit|balance) amount (?:has been |is |was )?(?:exhausted|used up|depleted)\b|余额不足|(?:配额|额度)不足|欠费/;
 // A period's or a plan's allowance used up (Z.ai's "Weekly Limit Exhausted"): a quota, not a burst.
 const periodLimitExhausted = /\b(?:hourly|daily|weekly|monthly|usage|plan) limit (?:exhausted|used up|depleted)\b/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length".
@@ -186,6 +186,8 @@ const maxTokensWords = [
   /max(?:imum)?[ _](?:new_|completion_|output_)?tokens?\b[^.]{0,40}?(?:too large|must be|should be|exceed|>\s*\d|valid range|greater than|(?:is )?not valid|invalid|illegal|above (?:the )?maximum|out of range|非法|无效|不合法)/i,
   /maximum (?:allowed )?number of (?:output|completion) tokens/i,
   /supports at most \d+ (?:completion|output) tokens/i,
+  // Claude Code's "response exceeded the 4096 output token maximum": the output cap, not the context
+  /\bexceed\w*\s+(?:the\s+)?(?:\d+\s+)?(?:output|completion)\s+tokens?\s+(?:maximum|limit|max)\b/i,
 ];
 const overflowWords = [
   /context_length_exceeded|exceed_context_size_error|model_max_prompt_tokens_exceeded|context_?window_?exceeded|contextwindowexceeded|\binput_too_large\b|"code"\W{1,4}3051\b/i,
@@ -239,7 +241,12 @@ const overflowWords = [
   /(?:输入|上下文|提示词?|令牌)\S{0,4}?(?:超过|超出|过长|超长|太长)|(?:请求|消息)\S{0,2}?(?:过长|超长|太长)|(?:超过|超出)了?(?:长度|输入)/,
   // Japanese and Korean: context or input too long or over ("コンテキストが長すぎます", "入力が超過しました", "입력 초과")
   /(?:コンテキスト|入力|プロンプト)[^.。]{0,8}?(?:長すぎ|超過|超え)|(?:컨텍스트|입력|프롬프트)[^.。]{0,8}?(?:너무\s*[길깁]|초과)/,
+  // Volcano Ark's "Total tokens of image and text exceed max message tokens": tokens over a per-message or context token cap
+  /\btokens?\b[^.]{0,40}?\bexceed\w*\s+(?:the\s+)?max(?:imum)?\s+(?:message|context|input|prompt|model)\s+tokens?\b/i,
 ];
+// A file, image, audio or video over a size limit (Volcano Ark's "the size of the input image exceeds the limit"): an
+// oversized attachment, not an oversized context, unless tokens are named.
+const mediaTooLarge = /\b(?:size of (?:the |an? )?(?:input |uploaded )?(?:image|picture|audio|video|file)|(?:image|picture|audio|video|file) (?:file )?size)s?\b[^.]{0,20}?\bexceed/i;
 // Overflow words that win over a mention of max tokens ("prompt too long: max tokens exceeded").
 const promptTooLong = /\b(?:prompt|input|context) (?:is )?too long\b/i;
 // A service closed to this account or region (Workers AI's "Service unavailable for account", Gemini's "User location
@@ -404,6 +411,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
     const reportedTokens = firstNumber(text, maxTokensRequestedPatterns);
     return { kind: 'max_tokens', ...(limitTokens === undefined ? {} : { limitTokens }), ...(reportedTokens === undefined ? {} : { reportedTokens }) };
   }
+  if (mediaTooLarge.test(text) && !/\btokens?\b/i.test(text)) return { kind: 'other' };
   if (overflowWords.some((pattern) => pattern.test(text))) return { kind: 'context_overflow', ...overflowNumbers(text) };
   if (modelNotServed.test(text)) return { kind: 'other', ...(status !== undefined && status >= 500 ? { fallback: true } : {}) };
   // A 408 is the server saying the request took too long, whatever cause it guesses at ("possibly due to server overload").
