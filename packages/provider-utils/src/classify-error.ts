@@ -161,7 +161,7 @@ const outOfCredit =
 const periodLimitExhausted = /\b(?:hourly|daily|weekly|monthly|usage|plan) limit (?:exhausted|used up|depleted)\b/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length".
 const rateLimitWords = new RegExp(
-  String.raw`rate.?limit|throttl|\bquota|\brequests? limit (?:exceeded|reached)|resource.?exhausted|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
+  String.raw`rate.?limit|throttl|\bquota|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
   'i',
 );
 // A quota that waiting a moment does not restore: daily caps, an exhausted balance.
@@ -193,6 +193,8 @@ const overflowWords = [
   /context_length_exceeded|exceed_context_size_error|model_max_prompt_tokens_exceeded|context_?window_?exceeded|contextwindowexceeded|\binput_too_large\b|"code"\W{1,4}3051\b/i,
   /\b(?:context|prompt|input|sequence|conversation)(?![\s_]+deadline\b)(?:[\s_]+(?:length|window|size|limit|token count|tokens))?\W+(?:[\w'.]+\W+){0,3}?(?:exceed\w*|(?:is |are )?too (?:long|large)|(?<!(?:should|must) be )greater than|longer than|overflow)/i,
   /\b(?:exceed\w*|greater than|longer than|larger than|bigger than|more than)\s+(?:[\w'’]+\W+){0,6}?(?:context|max(?:imum)? (?:prompt |input |context |model |sequence )?length|maxlength|maximum number of tokens)/i,
+  // "Request exceeds the maximum allowed input tokens" (Gemini's wording as a Go agent's test gives it)
+  /\bexceed\w*\s+(?:the\s+)?max(?:imum)?\s+(?:allowed\s+)?(?:number of\s+)?(?:input|prompt)\s+tokens\b/i,
   /reduce the length of (?:the |your )?(?:messages|prompt|input)|\breduce (?:the |your )?(?:input|prompt) (?:size|length)\b/i,
   /max(?:imum)? (?:prompt |input |context |model |sequence )?length (?:is|of)\b|max(?:imum)? context length/i,
   /number of tokens[^.]{0,60}(?:cannot|must not|may not) exceed/i,
@@ -249,6 +251,12 @@ const overflowWords = [
 const mediaTooLarge = /\b(?:size of (?:the |an? )?(?:input |uploaded )?(?:image|picture|audio|video|file)|(?:image|picture|audio|video|file) (?:file )?size)s?\b[^.]{0,20}?\bexceed/i;
 // Overflow words that win over a mention of max tokens ("prompt too long: max tokens exceeded").
 const promptTooLong = /\b(?:prompt|input|context) (?:is )?too long\b/i;
+// A maximum token count or token limit exceeded, spelled out and naming no output parameter ("maximum tokens exceeded",
+// "maximum number of tokens exceeded"): the request's tokens, not the output budget.
+const maximumTokensExceeded = /\bmaximum (?:number of )?tokens? (?:limit )?(?:exceeded|reached)\b/i;
+// The thinking budget set over the window or the output budget ("budget_tokens exceeds context_length"): a setting to
+// correct, which compacting does not fix.
+const thinkingBudgetOver = /\bbudget_tokens\b[^.]{0,30}?\b(?:exceed\w*|greater than|larger than|more than)\b/i;
 // A service closed to this account or region (Workers AI's "Service unavailable for account", Gemini's "User location
 // is not supported"): not busy, so no wait helps, but another provider may answer.
 const unavailableToAccount =
@@ -405,7 +413,8 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
     const cap = /requested (\d+) tokens\W+max (\d+)/i.exec(text);
     return { kind: 'other', ...(cap ? { reportedTokens: Number(cap[1]), limitTokens: Number(cap[2]) } : {}) };
   }
-  if (inputPlusOutput.test(text) || promptTooLong.test(text) || negativeOutputBudget.test(text)) return { kind: 'context_overflow', ...overflowNumbers(text) };
+  if (thinkingBudgetOver.test(text)) return { kind: 'other' };
+  if (inputPlusOutput.test(text) || promptTooLong.test(text) || negativeOutputBudget.test(text) || maximumTokensExceeded.test(text)) return { kind: 'context_overflow', ...overflowNumbers(text) };
   if (maxTokensWords.some((pattern) => pattern.test(text)) && !maxTokensBelowParameter.test(text)) {
     const limitTokens = firstNumber(text, maxTokensLimitPatterns);
     const reportedTokens = firstNumber(text, maxTokensRequestedPatterns);
