@@ -132,7 +132,10 @@ export function compactDescription(
 function unionView(original: Record<string, unknown>, pointer: string, context: NodeContext, walk: Walk): Record<string, unknown> {
   const droppedHere = (keyword: string) => walk.dropped.has(keyword) && !walk.referencedPaths.has(pointer + escapeSegment(keyword));
   const own = original.description;
+  // Only a union can collapse; compacting the description of every other node twice would double the walk's cost.
+  const union = Array.isArray(original.anyOf) || Array.isArray(original.oneOf);
   const ownVanishes =
+    union &&
     typeof own === 'string' &&
     !walk.referencedPaths.has(`${pointer}/description`) &&
     compactDescription(own, { name: context.propertyName, owners: context.owners, required: context.required, schema: original }, walk.options) === '';
