@@ -35,6 +35,7 @@ describe('compactDataBlocks', () => {
       '```ts\nconst a = 1\nfoo()\n```',
       '```js\n{\n  a: `two\nlines`\n}\n```',
       'Not fenced:\n{\n  "a": 1\n}',
+      '```\n[\n  step one\n  step two\n]\n```',
     ];
     for (const text of kept) expect(compactDataBlocks(text)).toBe(text);
   });

@@ -85,9 +85,18 @@ function oneLineLiteral(body: string): string | undefined {
   return out;
 }
 
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Writes a fenced JSON block (or a JS/TS object literal, as OpenAPI-generated MCP tools embed their
- * response schema) on one line: the indentation and line breaks of pretty-printed data cost tokens on
+ * Writes a fenced JSON block (labelled `json`, `jsonc`, `json5`, `js`, `ts`…, or unlabelled and parsing as
+ * JSON; a JS/TS object literal too, as OpenAPI-generated MCP tools embed their response schema) on one line: the indentation and line breaks of pretty-printed data cost tokens on
  * every request and carry nothing a model reads. Strings, the fences and every other block stay as
  * they are, and so does a block with a `//` comment.
  * @example compactDataBlocks('Returns:\n```json\n{\n  "id": "x",\n  "tags": [\n    "a"\n  ]\n}\n```') // 'Returns:\n```json\n{"id": "x", "tags": ["a"]}\n```'
@@ -95,6 +104,8 @@ function oneLineLiteral(body: string): string | undefined {
 export function compactDataBlocks(text: string): string {
   return text.replace(fencedBlock, (block: string, fence: string, info: string, body: string) => {
     if (!dataLanguages.has(info.toLowerCase())) return block;
+    // An unlabelled block is data only when it parses as JSON ("[\n  step one\n]" is prose).
+    if (info === '' && !parsesAsJson(body)) return block;
     const line = oneLineLiteral(body);
     return line === undefined ? block : `${fence}${info}\n${line}\n${fence}`;
   });
