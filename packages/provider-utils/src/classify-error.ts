@@ -161,12 +161,12 @@ const outOfCredit =
 const periodLimitExhausted = /\b(?:hourly|daily|weekly|monthly|usage|plan) limit (?:exhausted|used up|depleted)\b/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length".
 const rateLimitWords = new RegExp(
-  String.raw`rate.?limit|throttl|\bquota|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
+  String.raw`rate.?limit|throttl|\bquota|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:account )?(?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
   'i',
 );
 // A quota that waiting a moment does not restore: daily caps, an exhausted balance.
 const exhaustedQuota = new RegExp(
-  String.raw`insufficient[_ ]quota|per ?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\b[TR]PD\b|insufficient (?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${periodLimitExhausted.source}|${outOfCredit.source}`,
+  String.raw`insufficient[_ ]quota|per ?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\b[TR]PD\b|insufficient (?:account )?(?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${periodLimitExhausted.source}|${outOfCredit.source}`,
   'i',
 );
 // Words that make an error an overflow whatever its status: Anthropic answers 429 for a long-context
@@ -207,6 +207,8 @@ const overflowWords = [
   /\bexceed\w*\s+(?:the\s+)?(?:model(?:'s)?\s+|configured\s+)?(?:max(?:imum)?\s+)?(?:token|context)\s+limit|\btokens? exceed\w*\s+(?:the\s+)?(?:model\s+|configured\s+)?limit/i,
   // DashScope "Range of input length should be [1, N]"
   /\binput length should be\b/i,
+  // Qianfan "the max input characters is N" (`characters_too_long`): a cap on the prompt in characters
+  /\bmax(?:imum)? input (?:characters|chars)\b|\bcharacters_too_long\b/i,
   // Cerebras "Current length is N while limit is M"
   /current length is \d+ while limit is \d+/i,
   // "context window is 128k tokens, you requested 256k tokens"
@@ -268,7 +270,7 @@ const modelNotServed = /\bmodel_not_found\b|\bno available channels? for (?:the 
 const busyWords =
   /too many tokens|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:exceeded|exhausted)|no capacity|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading|\bqueue (?:is )?(?:full|at capacity)\b|\bqueue[ _](?:exceeded|overflow)\b|\bno deployments? available\b|负载(?:已|过)?(?:饱和|过高|过大)|满载|(?:服务器|服务|系统)(?:繁忙|忙碌)/i;
 // The error types providers give a failure on their side, read where no status came with it.
-const serverErrorType = /"(?:type|code)"\s*:\s*"(?:server_error|internal_server_error|internal_error|api_error)"/i;
+const serverErrorType = /"(?:type|code)"\s*:\s*"(?:server_error|internal_server_error|internal_error|api_error)"|\bupstream (?:is |service )?(?:unavailable|down)\b/i;
 // Advice any server gives: says the error may pass, not that the service is busy. Alone it reads as busy only
 // when no status came with it; with one, the status decides (a 404 "please wait a moment and try again" is a
 // missing deployment, a 500 "try again later" a server error).
