@@ -8,14 +8,14 @@ const entries = seventeenthSet as HeldOutEntry[];
 describeHeldOutSet(entries, {
   title:
     'classifyError on the seventeenth held-out set (issue 14: documented error bodies of Baidu Qianfan, Baichuan, Tencent Hunyuan and Chinese and European gateways — none in any earlier fixture, measured untouched)',
-  minEntries: 35,
-  minReal: 35,
+  minEntries: 32,
+  minReal: 32,
   minTests: 0,
   // The set is providers' and gateways' own error-code pages earlier sets read little (decision 0064, "A seventeenth
   // set"); they name none of the issue's hosts but the gateway family, and every documented body found for the issue's
   // hosts shared a 60-character stretch with an earlier fixture.
   families: ['gateway'],
-  untouched: '32 of 35 (kind 34 of 35): real 32 of 35, tests 0 of 0, token figures 0 of 0',
+  untouched: '29 of 32 (kind 31 of 32): real 29 of 32, tests 0 of 0, token figures 0 of 0',
   untouchedWrong: 3,
 });
 
