@@ -44,6 +44,7 @@ const holdout14: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout15: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-15.json'), 'utf8'));
 const holdout16: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-16.json'), 'utf8'));
 const holdout17: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-17.json'), 'utf8'));
+const holdout18: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-18.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -132,6 +133,7 @@ for (const [name, set, file] of [
   ['fifteenth', holdout15, 'provider-errors-holdout-15.json'],
   ['sixteenth', holdout16, 'provider-errors-holdout-16.json'],
   ['seventeenth', holdout17, 'provider-errors-holdout-17.json'],
+  ['eighteenth', holdout18, 'provider-errors-holdout-18.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);

@@ -156,7 +156,7 @@ const longestSensibleWaitMs = 15 * 60_000;
 
 // An account out of money: credits spent, a spending limit reached, a key's monthly cap (decision 0056).
 const outOfCredit =
-  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spend(?:ing)? limit|(?:does(?:n't| not)|do(?:n't| not)) have (?:any |enough |sufficient )?(?:credits?|balance|funds)\b|(?:key|account) with a higher (?:monthly )?limit|higher monthly limit|billing hard limit|\bbilling (?:account )?(?:is )?(?:not active|inactive|disabled|closed)\b|\bbilling (?:is )?not enabled\b|\brequires billing to be enabled\b|payment required|\barrearage\b|\bin arrears\b|\boverdue (?:balance|bill|payment)\b|(?:balance|bill) (?:is )?overdue|\boverdue-payment\b|account (?:is )?in good standing|free[- ]tier (?:limit|quota)|\bfree[- ]tier\b[^.]{0,30}?\b(?:exhausted|used up|depleted)\b|\bfree (?:(?:allocated|usage|trial) )?(?:limit|quota)\b|免费(?:使用)?额度|\bover (?:its |their |your |the )?budget\b|\bexceeded ?budget\b|(?<!token )\bbudget (?:has been |is |was )?(?:exhausted|exceeded|spent|depleted|used up)\b|\b(?:set|configured) (?:inference|spending|usage) limit\b|\b(?:model|service|endpoint) (?:service )?(?:has been|is|was) paused\b|\b(?:depleted|exhausted|used up)\s+(?:all\s+(?:of\s+)?)?(?:your|the|its|their)\s+(?:[\w-]+\s+){0,2}?credits?\b|\bremain_?quota\s*[=:]\s*0\b|\b(?:token|quota|credit|balance) amount (?:has been |is |was )?(?:exhausted|used up|depleted)\b|余额不足|(?:配额|额度)不足|欠费/;
+  /(?:out of|used all (?:available )?|more|no remaining) credits|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spend(?:ing)? limit|(?:does(?:n't| not)|do(?:n't| not)) have (?:any |enough |sufficient )?(?:credits?|balance|funds)\b|(?:key|account) with a higher (?:monthly )?limit|\bkey limit (?:exceeded|reached)\b|higher monthly limit|billing hard limit|\bbilling (?:account )?(?:is )?(?:not active|inactive|disabled|closed)\b|\bbilling (?:is )?not enabled\b|\brequires billing to be enabled\b|payment required|\barrearage\b|\bin arrears\b|\boverdue (?:balance|bill|payment)\b|(?:balance|bill) (?:is )?overdue|\boverdue-payment\b|account (?:is )?in good standing|free[- ]tier (?:limit|quota)|\bfree[- ]tier\b[^.]{0,30}?\b(?:exhausted|used up|depleted)\b|\bfree (?:(?:allocated|usage|trial) )?(?:limit|quota)\b|免费(?:使用)?额度|\bover (?:its |their |your |the )?budget\b|\bexceeded ?budget\b|(?<!token )\bbudget (?:has been |is |was )?(?:exhausted|exceeded|spent|depleted|used up)\b|\b(?:set|configured) (?:inference|spending|usage) limit\b|\b(?:model|service|endpoint) (?:service )?(?:has been|is|was) paused\b|\b(?:depleted|exhausted|used up)\s+(?:all\s+(?:of\s+)?)?(?:your|the|its|their)\s+(?:[\w-]+\s+){0,2}?credits?\b|\bremain_?quota\s*[=:]\s*0\b|\b(?:token|quota|credit|balance) amount (?:has been |is |was )?(?:exhausted|used up|depleted)\b|余额不足|(?:配额|额度)不足|欠费/;
 // A period's or a plan's allowance used up (Z.ai's "Weekly Limit Exhausted"): a quota, not a burst.
 const periodLimitExhausted = /\b(?:hourly|daily|weekly|monthly|usage|plan) limit (?:exhausted|used up|depleted)\b/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length".
@@ -183,7 +183,7 @@ const inputPlusOutput = /input\w*\W+(?:length\W+|tokens?\W+(?:count\W+)?)?(?:\+|
 // max_tokens makes it worse, so it is not a cap on the output budget.
 const maxTokensBelowParameter = /max_(?:new_|completion_|output_)?tokens\W{0,3}\s*(?:must|should) be (?:greater|larger|more) than\W{0,3}[a-z][\w.]*_[\w.]*/i;
 const maxTokensWords = [
-  /max(?:imum)?[ _](?:new_|completion_|output_)?tokens?\b[^.]{0,40}?(?:too large|must be|should be|exceed|>\s*\d|valid range|greater than|(?:is )?not valid|invalid|illegal|above (?:the )?maximum|out of range|非法|无效|不合法)/i,
+  /max(?:imum)?[ _](?:new_|completion_|output_)?tokens?\b(?:[^.]|\.(?=\w)){0,40}?(?:too large|must be|should be|exceed|>\s*\d|valid range|greater than|(?:is )?not valid|invalid|illegal|above (?:the )?maximum|out of range|非法|无效|不合法)/i,
   /maximum (?:allowed )?number of (?:output|completion) tokens/i,
   /supports at most \d+ (?:completion|output) tokens/i,
   // Claude Code's "response exceeded the 4096 output token maximum": the output cap, not the context
@@ -226,7 +226,7 @@ const overflowWords = [
   // "The model has reached its context window limit"
   /\breached (?:its|the|your) (?:maximum )?(?:context (?:window|length)|conversation)(?: limit)?\b/i,
   // llama.cpp-derived servers: the slot's KV cache (the context) is full, or the kept prefix is longer than n_ctx
-  /failed to find free space in the kv cache|\bkv cache is full\b|\bn_keep\W{1,3}\d+\W{0,3}>=?\s*n_ctx\b|\bcontext shift is disabled\b/i,
+  /failed to find (?:free space in the |a )?kv cache(?: slot)?|\bkv cache is full\b|\bn_keep\W{1,3}\d+\W{0,3}>=?\s*n_ctx\b|\bcontext shift is disabled\b/i,
   // A window loaded too small for what was sent (LM Studio through Bionic): "loaded with a context length too small for this request"
   /\bcontext (?:length|window|size) (?:is )?too small for (?:this|the|your) (?:request|prompt|input|conversation)\b/i,
   // A stated token count over a stated cap (decision 0056): "Request contains N tokens, which exceeds the
@@ -245,6 +245,8 @@ const overflowWords = [
   /(?:输入|上下文|提示词?|令牌)\S{0,4}?(?:超过|超出|过长|超长|太长)|(?:请求|消息)\S{0,2}?(?:过长|超长|太长)|(?:超过|超出)了?(?:长度|输入)/,
   // Japanese and Korean: context or input too long or over ("コンテキストが長すぎます", "入力が超過しました", "입력 초과")
   /(?:コンテキスト|入力|プロンプト)[^.。]{0,8}?(?:長すぎ|超過|超え)|(?:컨텍스트|입력|프롬프트)[^.。]{0,8}?(?:너무\s*[길깁]|초과)/,
+  // Vertex's "the input token count is N but model only supports up to M": a stated count over what the model supports
+  /\b(?:input |prompt )?token count (?:is|of) \d+,? but (?:the )?model (?:only )?supports? (?:up to|at most|a maximum of) \d+/i,
   // Volcano Ark's "Total tokens of image and text exceed max message tokens": tokens over a per-message or context token cap
   /\btokens?\b[^.]{0,40}?\bexceed\w*\s+(?:the\s+)?max(?:imum)?\s+(?:message|context|input|prompt|model)\s+tokens?\b/i,
 ];
@@ -269,6 +271,9 @@ const modelNotServed = /\bmodel_not_found\b|\bno available channels? for (?:the 
 // Words of a busy or overloaded service; tried after the overflow families ("too many tokens: total ... cannot exceed" is an overflow).
 const busyWords =
   /too many tokens|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:exceeded|exhausted)|no capacity|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading|\bqueue (?:is )?(?:full|at capacity)\b|\bqueue[ _](?:exceeded|overflow)\b|\bno deployments? available\b|负载(?:已|过)?(?:饱和|过高|过大)|满载|(?:服务器|服务|系统)(?:繁忙|忙碌)/i;
+// A deadline that passed before the model answered ("Request didn't generate first token before the given deadline",
+// Fireworks's 429): the request took too long, whatever status it came with.
+const deadlinePassed = /\b(?:before|by) the (?:given |request(?:ed)? |configured )?deadline\b/i;
 // The error types providers give a failure on their side, read where no status came with it.
 const serverErrorType = /"(?:type|code)"\s*:\s*"(?:server_error|internal_server_error|internal_error|api_error)"|\bupstream (?:is |service )?(?:unavailable|down)\b/i;
 // Advice any server gives: says the error may pass, not that the service is busy. Alone it reads as busy only
@@ -292,6 +297,7 @@ const limitPatterns = [
   /\bmax(?:imum)? size\W{1,3}(\d+) tokens/i,
   /\bmax(?:imum)?[ _](?:prompt|input)[ _]tokens\W{1,3}(\d+)/i,
   /\bmax_(?:seq|model)_len(?:\W{1,3}|\s+(?:is|of)\s+)(\d+)/i,
+  /\bmodel (?:only )?supports? (?:up to|at most|a maximum of)\s*(\d+)/i,
   // Z.ai: "Input token length too long. Maximum: 128000, Actual: 150000"
   /\bmaximum:\s*(\d+)/i,
 ];
@@ -305,9 +311,13 @@ const reportedPatterns = [
   /\b(?:prompt|input|message|request) (?:is|of|has)\W{0,3}(\d+) tokens/i,
   /\bnumber of (?:input |prompt )?tokens\W{0,3}(\d+)/i,
   /\bkeep the first (\d+) tokens/i,
+  /\btoken count (?:is|of)\s+(\d+)/i,
   /length\W{0,3}(\d+)/i,
 ];
-const maxTokensLimitPatterns = [/(?:at most|limit of|<=|above|less than or equal to|valid range of max_tokens is \[\d+,\s*|should be \[\d+,\s*|maximum context length is|>)\s*(\d+)/i];
+const maxTokensLimitPatterns = [
+  /max(?:imum)? (?:output|completion) tokens\W{0,3}(?:of |is )?\(?(\d+)/i,
+  /(?:at most|limit of|<=|above|less than or equal to|valid range of max_tokens is \[\d+,\s*|should be \[\d+,\s*|maximum context length is|>)\s*(\d+)/i,
+];
 const maxTokensRequestedPatterns = [/(?:too large|max_tokens|you provided)\W{0,3}(\d+)/i];
 
 function overflowNumbers(text: string): Partial<ProviderErrorClassification> {
@@ -405,6 +415,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
   }
   // A closed account is closed whatever status it comes with (Z.ai answers a locked account with a 429).
   if (unavailableToAccount.test(text) && !rateLimitWords.test(text)) return { kind: 'other', fallback: true, retryable: false };
+  if (deadlinePassed.test(text) && !rateLimitWords.test(text)) return { kind: 'timeout', retryable: true };
   if (status === 429 || rateLimitWords.test(text)) {
     const numbers = rateLimitNumbers(text);
     // A request larger than the per-minute budget never fits, however long the caller waits.
