@@ -180,6 +180,23 @@ describe('compactToolSchema: the Optional-union rule, once is enough', () => {
     expect(compactToolSchema(once)).toEqual(once);
   });
 
+  it("collapses zod's nullable-optional union, which carries the same description on the union and the branch", () => {
+    const regionUrl = {
+      anyOf: [{ type: 'string', description: 'The Sentry host to query. Leave empty for sentry.io.' }, { type: 'null' }],
+      description: 'The Sentry host to query. Leave empty for sentry.io.',
+      default: null,
+    };
+    const once = compactToolSchema({ type: 'object', properties: { regionUrl } });
+    expect(once).toEqual({ type: 'object', properties: { regionUrl: { type: ['string', 'null'], description: 'Sentry host to query' } } });
+    expect(compactToolSchema(once)).toEqual(once);
+    // Texts that differ both stay, and so the union does.
+    const differing = { ...regionUrl, description: 'Where the organization lives.' };
+    expect(compactToolSchema({ type: 'object', properties: { regionUrl: differing } })).toEqual({
+      type: 'object',
+      properties: { regionUrl: { anyOf: [{ type: 'string', description: 'Sentry host to query' }, { type: 'null' }], description: 'Where the organization lives' } },
+    });
+  });
+
   it("compacts a description lifted from the branch as the property's own", () => {
     const schema = { type: 'object', properties: { title: { anyOf: [{ type: 'string', description: 'Optional: Path' }, { type: 'null' }] } }, required: [] };
     const once = compactToolSchema(schema);

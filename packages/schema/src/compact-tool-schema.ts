@@ -41,7 +41,8 @@ export interface CompactSchemaOptions {
   dropDialect?: boolean;
   /**
    * Write Pydantic's `anyOf: [X, { type: 'null' }]` as `{ ...X, type: [X.type, 'null'] }` where that
-   * validates the same (X has one type and only keywords of that type). @default true
+   * validates the same (X has one type and only keywords of that type); a branch description that says
+   * what the union's own says (zod's `.describe(D).nullable().optional()`) does not block it. @default true
    */
   collapseNullable?: boolean;
   /**
@@ -125,27 +126,30 @@ export function compactDescription(
 
 /**
  * The node as the Optional-union rule must judge it: without the annotations this walk drops anyway,
- * and without a description, its own or a branch's, that compacts to nothing ("\n", "The value").
- * Judged on the node as written, such a description would block the rule on the first pass and not on
- * the second.
+ * without a description, its own or a branch's, that compacts to nothing ("\n", "The value"), and
+ * without a branch's description that says what the union's own says (zod writes
+ * `.describe(D).nullable().optional()` with D on both). Judged on the node as written, a vanishing
+ * description would block the rule on the first pass and not on the second; a repeated one would keep
+ * the same text twice.
  */
 function unionView(original: Record<string, unknown>, pointer: string, context: NodeContext, walk: Walk): Record<string, unknown> {
-  const droppedHere = (keyword: string) => walk.dropped.has(keyword) && !walk.referencedPaths.has(pointer + escapeSegment(keyword));
-  const own = original.description;
   // Only a union can collapse; compacting the description of every other node twice would double the walk's cost.
-  const union = Array.isArray(original.anyOf) || Array.isArray(original.oneOf);
-  const ownVanishes =
-    union &&
-    typeof own === 'string' &&
-    !walk.referencedPaths.has(`${pointer}/description`) &&
-    compactDescription(own, { name: context.propertyName, owners: context.owners, required: context.required, schema: original }, walk.options) === '';
-  const view = Object.fromEntries(Object.entries(original).filter(([keyword]) => !droppedHere(keyword) && !(keyword === 'description' && ownVanishes)));
+  if (!Array.isArray(original.anyOf) && !Array.isArray(original.oneOf)) return original;
+  const free = (path: string) => !walk.referencedPaths.has(pointer + path);
+  const own = original.description;
+  const ownText =
+    typeof own === 'string' && free('/description')
+      ? compactDescription(own, { name: context.propertyName, owners: context.owners, required: context.required, schema: original }, walk.options)
+      : undefined;
+  const view = Object.fromEntries(Object.entries(original).filter(([keyword]) => !(walk.dropped.has(keyword) && free(escapeSegment(keyword))) && !(keyword === 'description' && ownText === '')));
   const owners = ownersBelow(context);
   for (const keyword of ['anyOf', 'oneOf']) {
     const branches = view[keyword];
     if (!Array.isArray(branches)) continue;
-    view[keyword] = branches.map((branch) => {
-      if (!isRecord(branch) || typeof branch.description !== 'string' || compactDescription(branch.description, { owners, schema: branch }, walk.options) !== '') return branch;
+    view[keyword] = branches.map((branch, index) => {
+      if (!isRecord(branch) || typeof branch.description !== 'string' || !free(`/${keyword}/${index}/description`)) return branch;
+      const text = compactDescription(branch.description, { owners, schema: branch }, walk.options);
+      if (text !== '' && (ownText === undefined || ownText === '' || text !== ownText)) return branch;
       const { description: _dropped, ...rest } = branch;
       return rest;
     });
