@@ -189,6 +189,9 @@ describe('compactToolSchema: the Optional-union rule, once is enough', () => {
     const once = compactToolSchema({ type: 'object', properties: { regionUrl } });
     expect(once).toEqual({ type: 'object', properties: { regionUrl: { type: ['string', 'null'], description: 'Sentry host to query' } } });
     expect(compactToolSchema(once)).toEqual(once);
+    // A requiredness note the schema already states does not make the texts differ.
+    const noted = { ...regionUrl, anyOf: [{ type: 'string', description: 'Optional: The Sentry host to query.' }, { type: 'null' }] };
+    expect(compactToolSchema({ type: 'object', properties: { regionUrl: noted } })).toEqual(once);
     // Texts that differ both stay, and so the union does.
     const differing = { ...regionUrl, description: 'Where the organization lives.' };
     expect(compactToolSchema({ type: 'object', properties: { regionUrl: differing } })).toEqual({

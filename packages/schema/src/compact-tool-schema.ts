@@ -137,10 +137,8 @@ function unionView(original: Record<string, unknown>, pointer: string, context: 
   if (!Array.isArray(original.anyOf) && !Array.isArray(original.oneOf)) return original;
   const free = (path: string) => !walk.referencedPaths.has(pointer + path);
   const own = original.description;
-  const ownText =
-    typeof own === 'string' && free('/description')
-      ? compactDescription(own, { name: context.propertyName, owners: context.owners, required: context.required, schema: original }, walk.options)
-      : undefined;
+  const asOwn = { name: context.propertyName, owners: context.owners, required: context.required, schema: original };
+  const ownText = typeof own === 'string' && free('/description') ? compactDescription(own, asOwn, walk.options) : undefined;
   const view = Object.fromEntries(Object.entries(original).filter(([keyword]) => !(walk.dropped.has(keyword) && free(escapeSegment(keyword))) && !(keyword === 'description' && ownText === '')));
   const owners = ownersBelow(context);
   for (const keyword of ['anyOf', 'oneOf']) {
@@ -148,8 +146,10 @@ function unionView(original: Record<string, unknown>, pointer: string, context: 
     if (!Array.isArray(branches)) continue;
     view[keyword] = branches.map((branch, index) => {
       if (!isRecord(branch) || typeof branch.description !== 'string' || !free(`/${keyword}/${index}/description`)) return branch;
-      const text = compactDescription(branch.description, { owners, schema: branch }, walk.options);
-      if (text !== '' && (ownText === undefined || ownText === '' || text !== ownText)) return branch;
+      const vanishes = compactDescription(branch.description, { owners, schema: branch }, walk.options) === '';
+      // Compacted as the union's own text would be, so a requiredness note either side carries does not count.
+      const repeatsOwn = ownText !== undefined && ownText !== '' && compactDescription(branch.description, asOwn, walk.options) === ownText;
+      if (!vanishes && !repeatsOwn) return branch;
       const { description: _dropped, ...rest } = branch;
       return rest;
     });
@@ -167,6 +167,7 @@ function compactNode(original: unknown, pointer: string, context: NodeContext, w
       ? (collapseNullable(unionView(original, pointer, context, walk), (keyword) => walk.referencedPaths.has(pointer + escapeSegment(keyword))) ?? original)
       : original;
   const requiredList = Array.isArray(node.required) ? new Set(node.required.filter((name): name is string => typeof name === 'string')) : new Set<string>();
+  const below = ownersBelow(context);
   const entries: [string, unknown][] = [];
   for (const [keyword, value] of Object.entries(node)) {
     if (value === undefined) continue;
@@ -180,7 +181,7 @@ function compactNode(original: unknown, pointer: string, context: NodeContext, w
       if (text !== '') entries.push([keyword, text]);
       continue;
     }
-    entries.push([keyword, compactKeywordValue(keyword, value, here, { requiredList, owners: ownersBelow(context) }, walk)]);
+    entries.push([keyword, compactKeywordValue(keyword, value, here, { requiredList, owners: below }, walk)]);
   }
   return Object.fromEntries(entries);
 }
