@@ -45,6 +45,7 @@ const holdout15: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout16: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-16.json'), 'utf8'));
 const holdout17: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-17.json'), 'utf8'));
 const holdout18: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-18.json'), 'utf8'));
+const holdout19: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-19.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -134,6 +135,7 @@ for (const [name, set, file] of [
   ['sixteenth', holdout16, 'provider-errors-holdout-16.json'],
   ['seventeenth', holdout17, 'provider-errors-holdout-17.json'],
   ['eighteenth', holdout18, 'provider-errors-holdout-18.json'],
+  ['nineteenth', holdout19, 'provider-errors-holdout-19.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);
