@@ -10,7 +10,8 @@ import { schemaBench } from './bench/schema-bench.ts';
 import { checkToolsAgreement } from './bench/validation-agreement.ts';
 
 // Tool sets of shapes the shared corpus lacks (FastMCP / Pydantic, function-calling-benchmark docs,
-// Stainless's OpenAPI-generated MCP tools, a zod-built MCP server (Sentry), Pydantic 2 tools with $defs (tau2-bench)),
+// Stainless's OpenAPI-generated MCP tools, a zod-built MCP server (Sentry), Pydantic 2 tools with $defs (tau2-bench),
+// openapi-mcp-generator's tools from GitHub's REST description, Playwright MCP's browser tools (zod 4)),
 // from public documentation and sources; each file names its source.
 const fixtures = join(import.meta.dirname, '__fixtures__');
 const files = readdirSync(fixtures)
