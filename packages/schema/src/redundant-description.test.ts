@@ -21,6 +21,7 @@ describe('restatesSchema', () => {
     ['The email', 'email', { type: 'string', format: 'email' }],
     ['A date-time value', 'since', { type: 'string', format: 'date-time' }],
     ['Discussion Number', 'discussionNumber', { type: 'number' }],
+    ['The unique identifier of the migration.', 'migration_id', { type: 'integer' }],
   ])('%j restates %s', (description, name, schema) => {
     expect(restatesSchema(description, { name, schema })).toBe(true);
   });

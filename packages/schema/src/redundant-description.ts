@@ -27,6 +27,7 @@ const fillerWords = new Set([
   'property',
   'or',
   'and',
+  'unique',
 ]);
 
 /** Words that name a JSON type, by the type they name. */
