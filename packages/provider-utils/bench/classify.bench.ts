@@ -46,6 +46,7 @@ const holdout16: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout17: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-17.json'), 'utf8'));
 const holdout18: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-18.json'), 'utf8'));
 const holdout19: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-19.json'), 'utf8'));
+const holdout20: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-20.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -136,6 +137,7 @@ for (const [name, set, file] of [
   ['seventeenth', holdout17, 'provider-errors-holdout-17.json'],
   ['eighteenth', holdout18, 'provider-errors-holdout-18.json'],
   ['nineteenth', holdout19, 'provider-errors-holdout-19.json'],
+  ['twentieth', holdout20, 'provider-errors-holdout-20.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);

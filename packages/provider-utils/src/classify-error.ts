@@ -268,6 +268,9 @@ const thinkingBudgetOver = /\bbudget_tokens\b[^.]{0,30}?\b(?:exceed\w*|greater t
 // is not supported"): not busy, so no wait helps, but another provider may answer.
 const unavailableToAccount =
   /\b(?:un|not )available (?:for|in|to) (?:this |your |the )?(?:account|organi[sz]ation|region|country|territory)\b|\b(?:location|region|country|territory) is not supported\b|\bnot supported (?:in|for) (?:this |your |the )?(?:location|region|country|territory)\b|\baccount\b[^.,;]{0,40}?\b(?:is |has been |was )(?:suspended|deactivated|locked|banned)\b/i;
+// Google's quota *project*, the billing project a call is charged to ("quota project is invalid", "requires a quota
+// project", quota_project_id): a credentials setting, not a quota running out, so no wait mends it.
+const quotaProjectFault = /\bquota[ _-]?project(?:[ _-]?id)?\b/i;
 // A model the endpoint or gateway does not serve ("model_not_found", "No available channels for model", 无可用渠道,
 // "Incorrect model ID"): gateways send it as a 503, but no wait helps; another provider may serve the model.
 const modelNotServed = /\bmodel_not_found\b|\bno available channels? for (?:the )?model\b|无可用渠道|\bincorrect model (?:id|name)\b/i;
@@ -357,9 +360,10 @@ function rateLimitNumbers(text: string): Partial<ProviderErrorClassification> {
   return quota ? { limitTokens: Number(quota[1]) } : {};
 }
 
-// A server that is not there, in the words of Node, Go, Python and Windows (decision 0056).
+// A server that is not there, in the words of Node, Go, Python and Windows (decision 0056); a connection it dropped
+// mid-write ("Broken pipe", EPIPE) or a TLS record torn in transit (OpenSSL's "bad record mac") counts too.
 const offlineWords =
-  /\bfetch failed\b|socket hang up|\bECONNREFUSED\b|\bECONNRESET\b|connection reset|\bconnection error\b|\bENOTFOUND\b|\bEAI_AGAIN\b|\bE(?:HOST|NET)UNREACH\b|network (?:error|is unreachable)|getaddrinfo|connection refused|actively refused|no connection could be made|connect call failed|(?:cannot|can't|could not|couldn't|failed to|unable to) connect to (?:the )?(?:host|api|server)|\bnetwork request failed\b|\bfailed to fetch\b|\bfailure in name resolution\b|\bname resolution failed\b|\bname or service not known\b|\b(?:could not|couldn't|unable to|cannot|can't|failed to) resolve (?:the )?host|\bNewConnectionError\b|failed to establish a new connection|\bERR_(?:INTERNET_DISCONNECTED|NAME_NOT_RESOLVED|CONNECTION_(?:REFUSED|RESET|CLOSED))\b|\bserver disconnected\b|\bnetwork connection (?:failed|lost|was lost)\b|\b(?:remote end|remote server|server|peer) closed (?:the )?connection/i;
+  /\bfetch failed\b|socket hang up|\bECONNREFUSED\b|\bECONNRESET\b|connection reset|\bconnection error\b|\bENOTFOUND\b|\bEAI_AGAIN\b|\bE(?:HOST|NET)UNREACH\b|network (?:error|is unreachable)|getaddrinfo|connection refused|actively refused|no connection could be made|connect call failed|(?:cannot|can't|could not|couldn't|failed to|unable to) connect to (?:the )?(?:host|api|server)|\bnetwork request failed\b|\bfailed to fetch\b|\bfailure in name resolution\b|\bname resolution failed\b|\bname or service not known\b|\b(?:could not|couldn't|unable to|cannot|can't|failed to) resolve (?:the )?host|\bNewConnectionError\b|failed to establish a new connection|\bERR_(?:INTERNET_DISCONNECTED|NAME_NOT_RESOLVED|CONNECTION_(?:REFUSED|RESET|CLOSED))\b|\bserver disconnected\b|\bnetwork connection (?:failed|lost|was lost)\b|\b(?:remote end|remote server|server|peer) closed (?:the )?connection|\bbroken pipe\b|\bEPIPE\b|\bbad record mac\b/i;
 // No answer in time, including exception names: ModelTimeoutException, APITimeoutError, ReadTimeout.
 const timeoutWords =
   /\btimed? ?out\b|\btook too long to (?:complete|respond|finish)\b|\bE(?:SOCKET)?TIMEDOUT\b|deadline[ _]?exceeded|deadline of [\d.]+s exceeded|\btimeout\b|timeout(?:error|exception)\b|\b(?:read|connect|write|pool)timeout\b/i;
@@ -419,6 +423,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
   // A closed account is closed whatever status it comes with (Z.ai answers a locked account with a 429).
   if (unavailableToAccount.test(text) && !rateLimitWords.test(text)) return { kind: 'other', fallback: true, retryable: false };
   if (deadlinePassed.test(text) && !rateLimitWords.test(text)) return { kind: 'timeout', retryable: true };
+  if (quotaProjectFault.test(text) && status !== 429 && !/\b(?:exceeded|exhausted)\b/i.test(text)) return { kind: 'other', retryable: false };
   if (status === 429 || rateLimitWords.test(text)) {
     const numbers = rateLimitNumbers(text);
     // A request larger than the per-minute budget never fits, however long the caller waits.
