@@ -47,6 +47,7 @@ const holdout17: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout18: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-18.json'), 'utf8'));
 const holdout19: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-19.json'), 'utf8'));
 const holdout20: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-20.json'), 'utf8'));
+const holdout21: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-21.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -138,6 +139,7 @@ for (const [name, set, file] of [
   ['eighteenth', holdout18, 'provider-errors-holdout-18.json'],
   ['nineteenth', holdout19, 'provider-errors-holdout-19.json'],
   ['twentieth', holdout20, 'provider-errors-holdout-20.json'],
+  ['twenty-first', holdout21, 'provider-errors-holdout-21.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);
