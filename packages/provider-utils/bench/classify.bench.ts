@@ -48,6 +48,7 @@ const holdout18: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout19: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-19.json'), 'utf8'));
 const holdout20: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-20.json'), 'utf8'));
 const holdout21: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-21.json'), 'utf8'));
+const holdout22: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-22.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -140,6 +141,7 @@ for (const [name, set, file] of [
   ['nineteenth', holdout19, 'provider-errors-holdout-19.json'],
   ['twentieth', holdout20, 'provider-errors-holdout-20.json'],
   ['twenty-first', holdout21, 'provider-errors-holdout-21.json'],
+  ['twenty-second', holdout22, 'provider-errors-holdout-22.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);
