@@ -283,6 +283,10 @@ const busyWords =
 // A deadline that passed before the model answered ("Request didn't generate first token before the given deadline",
 // Fireworks's 429): the request took too long, whatever status it came with.
 const deadlinePassed = /\b(?:before|by) the (?:given |request(?:ed)? |configured )?deadline\b/i;
+// A request the server cannot serve as it is started or built, which llama.cpp's server answers as a 500 `server_error`
+// ("tools param requires --jinja flag", "Only one completion choice is allowed", "Cannot use both json_schema and
+// grammar", "... Start it with `--embeddings`"): the same request fails again, though another provider may take it.
+const requestNotServable = /\brequires (?:the )?--[a-z][\w-]*|\bstart (?:it|the server) with `?--[a-z]|\bonly one [\w ]{1,40}? (?:is|are) (?:allowed|supported)\b|\bcannot use both\b/i;
 // The error types providers give a failure on their side, read where no status came with it.
 const serverErrorType = /"(?:type|code)"\s*:\s*"(?:server_error|internal_server_error|internal_error|api_error)"|\bupstream (?:is |service )?(?:unavailable|down)\b/i;
 // Advice any server gives: says the error may pass, not that the service is busy. Alone it reads as busy only
@@ -457,6 +461,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
   // A server error whose message says the server itself gave up waiting (Ollama's 500 "timed out waiting for llama
   // runner to start"): a timeout, as a 504 is, not a fault in the request (decision 0064, a twenty-second set).
   if (status !== undefined && status >= 500 && serverGaveUpWaiting.test(text)) return { kind: 'timeout', retryable: true };
+  if (status !== undefined && status >= 500 && requestNotServable.test(text)) return { kind: 'other', fallback: true, retryable: false };
   // A server error says nothing about the request: another provider may well answer it. Without a status
   // (a stream's error event), the error type says it: OpenAI's `server_error`, Anthropic's `api_error`.
   if ((status !== undefined && status >= 500) || (status === undefined && serverErrorType.test(text))) return { kind: 'other', fallback: true, retryable: true };
