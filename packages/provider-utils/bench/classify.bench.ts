@@ -49,6 +49,7 @@ const holdout19: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout20: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-20.json'), 'utf8'));
 const holdout21: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-21.json'), 'utf8'));
 const holdout22: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-22.json'), 'utf8'));
+const holdout23: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-23.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -142,6 +143,7 @@ for (const [name, set, file] of [
   ['twentieth', holdout20, 'provider-errors-holdout-20.json'],
   ['twenty-first', holdout21, 'provider-errors-holdout-21.json'],
   ['twenty-second', holdout22, 'provider-errors-holdout-22.json'],
+  ['twenty-third', holdout23, 'provider-errors-holdout-23.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);
