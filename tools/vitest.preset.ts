@@ -34,6 +34,10 @@ export function createVitestConfig(options: VitestPresetOptions = {}) {
     test: {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
       testTimeout: options.testTimeout ?? 20_000,
+      // The test files of a package share one worker and its module cache (decision 0069): each file
+      // in its own fresh process loaded and transformed the same sources, tokenizer ranks and fixtures
+      // again, most of the CPU of a short file. A test must not depend on module state another file left.
+      isolate: false,
       // Seeds fast-check (CTXKIT_FC_SEED, fixed in CI) and prints the seed of a failing test.
       setupFiles: [fileURLToPath(new URL('./vitest.setup.ts', import.meta.url))],
     },
