@@ -2,18 +2,22 @@ import { fileURLToPath } from 'node:url';
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
-/** Options for {@link createVitestConfig}. */
+/**
+ * Options for {@link createVitestConfig}. Type tests (`*.test-d.ts`) are not vitest's: each package's
+ * `typecheck` target (`tsc -p tsconfig.json`) compiles `src`, type tests included, and fails on a broken
+ * `expectTypeOf` or an unused `@ts-expect-error`. Vitest's typecheck mode ran tsc over the same files a
+ * second time (decision 0069).
+ */
 export interface VitestPresetOptions {
-  /**
-   * Run `*.test-d.ts` type tests too. @default false. `CTXKIT_TYPE_TESTS=0` turns them off for a run:
-   * CI sets it for the second runtime, since types do not depend on the Node version.
-   */
-  typecheck?: boolean;
   /** Per-test timeout in milliseconds. @default 20000 */
   testTimeout?: number;
 }
 
-/** Whether this run skips type tests (`CTXKIT_TYPE_TESTS=0`). */
+/**
+ * Whether this run skips the type checks written as runtime tests (`CTXKIT_TYPE_TESTS=0`), such as the
+ * tsc run over every README snippet: CI sets it for the second runtime, since types do not depend on the
+ * Node version.
+ */
 export function typeTestsOff(): boolean {
   return process.env.CTXKIT_TYPE_TESTS === '0';
 }
@@ -30,9 +34,12 @@ export function createVitestConfig(options: VitestPresetOptions = {}) {
     test: {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
       testTimeout: options.testTimeout ?? 20_000,
+      // The test files of a package share one worker and its module cache (decision 0069): each file
+      // in its own fresh process loaded and transformed the same sources, tokenizer ranks and fixtures
+      // again, most of the CPU of a short file. A test must not depend on module state another file left.
+      isolate: false,
       // Seeds fast-check (CTXKIT_FC_SEED, fixed in CI) and prints the seed of a failing test.
       setupFiles: [fileURLToPath(new URL('./vitest.setup.ts', import.meta.url))],
-      ...(options.typecheck && !typeTestsOff() ? { typecheck: { enabled: true, include: ['src/**/*.test-d.ts'], tsconfig: './tsconfig.json' } } : {}),
     },
   });
 }

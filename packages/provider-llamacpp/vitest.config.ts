@@ -1,3 +1,3 @@
 import { createVitestConfig } from '../../tools/vitest.preset.ts';
 
-export default createVitestConfig({ typecheck: true });
+export default createVitestConfig();
