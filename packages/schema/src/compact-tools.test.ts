@@ -49,11 +49,35 @@ describe('compactTools: shapes', () => {
     ];
     expect(compactTools(tools)).toEqual([
       { name: 'quote', description: 'Gets a quote.', inputSchema: { type: 'object' } },
-      { name: 'versions', description: 'Lists versions.', inputSchema: { type: 'object' }, annotations: { title: 'Versions', readOnlyHint: true, idempotentHint: false }, vendorField: null },
+      { name: 'versions', description: 'Lists versions.', inputSchema: { type: 'object' }, annotations: { title: 'Versions', readOnlyHint: true }, vendorField: null },
     ]);
-    expect(compactTools(tools, { dropNullMcpFields: false })).toEqual(tools);
+    expect(compactTools(tools, { dropNullMcpFields: false, dropDefaultMcpHints: false })).toEqual(tools);
     // Other shapes are not MCP's: their fields pass through as they are.
     const anthropic = [{ name: 'quote', description: 'Gets a quote.', input_schema: { type: 'object' }, annotations: null }];
+    expect(compactTools(anthropic)).toEqual(anthropic);
+  });
+
+  it('leaves out MCP hints a host reads the same when absent, and keeps the ones that make it ask first', () => {
+    const tool = (annotations: Record<string, unknown>) => ({ name: 'pods_list', description: 'Lists pods.', inputSchema: { type: 'object' }, annotations });
+    const tools = [
+      // A read-only tool: `destructiveHint` means nothing on it, and `false` is what absence reads as.
+      tool({ title: 'Pods: List', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true }),
+      // A writing tool: its `destructiveHint: false` is not the default (true) and stays.
+      tool({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }),
+      // The worst-case defaults stay: a host asking first on `destructiveHint === true` keeps asking.
+      tool({ readOnlyHint: false, destructiveHint: true, openWorldHint: true }),
+      tool({ readOnlyHint: false, idempotentHint: false }),
+    ];
+    expect(compactTools(tools).map((compacted) => (compacted as { annotations?: unknown }).annotations)).toEqual([
+      { title: 'Pods: List', readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+      { destructiveHint: false, openWorldHint: false },
+      { destructiveHint: true, openWorldHint: true },
+      undefined,
+    ]);
+    expect(compactTools(tools)[3]).not.toHaveProperty('annotations');
+    expect(compactTools(tools, { dropDefaultMcpHints: false })).toEqual(tools);
+    // Not MCP's shape: an Anthropic tool's fields pass through.
+    const anthropic = [{ name: 'pods_list', input_schema: { type: 'object' }, annotations: { readOnlyHint: false } }];
     expect(compactTools(anthropic)).toEqual(anthropic);
   });
 

@@ -35,6 +35,15 @@ export interface CompactToolsOptions extends CompactSchemaOptions {
    * value always stay. MCP shape only. @default true
    */
   dropNullMcpFields?: boolean;
+  /**
+   * Leave out the MCP annotation hints that say what a client assumes anyway, read by the MCP schema's
+   * defaults or read as "absent is false": `readOnlyHint: false`, `idempotentHint: false`, and
+   * `destructiveHint: false` on a tool with `readOnlyHint: true` (the schema gives it meaning only when
+   * `readOnlyHint` is false); an `annotations` object left empty goes too. `destructiveHint: true` and
+   * `openWorldHint: true` are defaults as well but stay: a host that asks before a call when
+   * `destructiveHint === true` would stop asking without them. MCP shape only. @default true
+   */
+  dropDefaultMcpHints?: boolean;
 }
 
 /** What {@link compactToolsChecked} did, tool by tool. */
@@ -112,7 +121,7 @@ export function compactToolsChecked<Tool>(tools: readonly Tool[], options: Compa
     }
     const description = typeof parts.description === 'string' ? compactToolDescription(parts.description, options) : parts.description;
     const compacted = withToolParts(tool, shape, { description, schema, hasSchema: parts.hasSchema });
-    result.tools.push((shape === 'mcp' && (options.dropNullMcpFields ?? true) ? withoutNullMcpFields(compacted) : compacted) as Tool);
+    result.tools.push((shape === 'mcp' ? withoutVacuousMcpFields(compacted, options) : compacted) as Tool);
     result.outcomes.push('compacted');
   });
   if (options.dedupeSharedEnding ?? true) sayEndingOnce(result);
@@ -124,18 +133,37 @@ export function compactToolsChecked<Tool>(tools: readonly Tool[], options: Compa
 const optionalMcpFields = new Set(['title', 'outputSchema', 'annotations', '_meta', 'icons']);
 const optionalAnnotationFields = new Set(['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
 
-/** The MCP tool without the optional fields it set to null (a copy; the tool is a fresh object already). */
-function withoutNullMcpFields(tool: Record<string, unknown>): Record<string, unknown> {
+/** The MCP tool without the optional fields it set to null and the hints that restate a default (a copy). */
+function withoutVacuousMcpFields(tool: Record<string, unknown>, options: CompactToolsOptions): Record<string, unknown> {
+  const dropNull = options.dropNullMcpFields ?? true;
+  const dropDefaults = options.dropDefaultMcpHints ?? true;
+  if (!dropNull && !dropDefaults) return tool;
   const out: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(tool)) {
-    if (value === null && optionalMcpFields.has(field)) continue;
+    if (dropNull && value === null && optionalMcpFields.has(field)) continue;
     if (field === 'annotations' && isRecord(value)) {
-      out[field] = Object.fromEntries(Object.entries(value).filter(([hint, hintValue]) => !(hintValue === null && optionalAnnotationFields.has(hint))));
+      const hints = Object.entries(value).filter(([hint, hintValue]) => {
+        if (dropNull && hintValue === null && optionalAnnotationFields.has(hint)) return false;
+        return !(dropDefaults && restatesDefault(hint, hintValue, value));
+      });
+      if (dropDefaults && hints.length === 0) continue;
+      out[field] = Object.fromEntries(hints);
       continue;
     }
     out[field] = value;
   }
   return out;
+}
+
+/**
+ * Whether a hint reads the same absent, both by the MCP schema's defaults and to a host that takes absent
+ * as false: `readOnlyHint` and `idempotentHint` default to false; `destructiveHint` only means something
+ * when `readOnlyHint` is false, and `false` is what a host taking absent as false reads.
+ */
+function restatesDefault(hint: string, value: unknown, annotations: Record<string, unknown>): boolean {
+  if (value !== false) return false;
+  if (hint === 'readOnlyHint' || hint === 'idempotentHint') return true;
+  return hint === 'destructiveHint' && annotations.readOnlyHint === true;
 }
 
 const minToolsSharing = 3;
@@ -179,7 +207,8 @@ function sayEndingOnce<Tool>(result: ToolsCompaction<Tool>): void {
  * `trimToolDescriptions` is set. Each tool comes back in the shape it came in (MCP,
  * OpenAI Chat or Responses, Anthropic, bare function declaration); hosted tools without a schema and
  * every field compaction does not know (`annotations`, `cache_control`, `strict`) pass through, except
- * optional MCP fields sent as `null` (see `dropNullMcpFields`). The
+ * optional MCP fields sent as `null` (see `dropNullMcpFields`) and MCP hints that restate a default
+ * (see `dropDefaultMcpHints`). The
  * input is never mutated. A tool that cannot be compacted safely is returned unchanged with a warning.
  *
  * Gotcha: with OpenAI `strict: true`, the schema must keep following OpenAI's strict-mode rules;
