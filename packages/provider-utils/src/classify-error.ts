@@ -162,8 +162,11 @@ const longestSensibleWaitMs = 15 * 60_000;
 // ("credit_balance_exhausted"; decision 0064, a twenty-third set).
 const outOfCredit =
   /(?:out of|used all (?:available )?|more|no remaining) credits|\b(?:run|ran|running) out of (?:funds|balance|money)\b|\btop up (?:your |the )?(?:balance|account)\b|\bcredit[_ ]balance[_ ](?:is[_ ])?(?:exhausted|depleted|used[_ ]up|empty)\b|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spend(?:ing)? limit|(?:does(?:n't| not)|do(?:n't| not)) have (?:any |enough |sufficient )?(?:credits?|balance|funds)\b|\bnot[_ ]enough[_ ](?:account[_ ])?(?:balance|credits?|funds)\b|\b(?:balance|credits?|funds)[_ ](?:is[_ ]|are[_ ])?not[_ ]enough\b|(?:key|account) with a higher (?:monthly )?limit|\bkey limit (?:exceeded|reached)\b|higher monthly limit|billing hard limit|\bbilling (?:account )?(?:is )?(?:not active|inactive|disabled|closed)\b|\bbilling (?:is )?not enabled\b|\brequires billing to be enabled\b|payment required|\barrearage\b|\bin arrears\b|\boverdue (?:balance|bill|payment)\b|(?:balance|bill) (?:is )?overdue|\boverdue-payment\b|account (?:is )?in good standing|free[- ]tier (?:limit|quota)|\bfree[- ]tier\b[^.]{0,30}?\b(?:exhausted|used up|depleted)\b|\bfree (?:(?:allocated|usage|trial) )?(?:limit|quota)\b|免费(?:使用)?额度|\bover (?:its |their |your |the )?budget\b|\bexceeded ?(?:(?:token|key|user|team|end ?user|customer|org(?:anization)?) ?)?budget\b|\bcurrent (?:spend|cost)\b[^\n]{0,60}?\bmax budget\b|(?<!token )\bbudget (?:has been |is |was )?(?:exhausted|exceeded|spent|depleted|used up)\b|\b(?:set|configured) (?:inference|spending|usage) limit\b|\b(?:model|service|endpoint) (?:service )?(?:has been|is|was) paused\b|\b(?:depleted|exhausted|used up)\s+(?:all\s+(?:of\s+)?)?(?:your|the|its|their)\s+(?:[\w-]+\s+){0,2}?credits?\b|\bremain_?quota\s*[=:]\s*0\b|\b(?:token|quota|credit|balance) amount (?:has been |is |was )?(?:exhausted|used up|depleted)\b|余额不足|(?:配额|额度)不足|欠费/;
-// A period's or a plan's allowance used up (Z.ai's "Weekly Limit Exhausted"): a quota, not a burst.
-const periodLimitExhausted = /\b(?:hourly|daily|weekly|monthly|usage|plan) limit (?:exhausted|used up|depleted)\b/;
+// A period's or a plan's allowance used up (Z.ai's "Weekly Limit Exhausted"): a quota, not a burst. A window named by its
+// length ("5-hour limit reached"), or a limit reached with the time it resets ("limit reached; resets at 12pm"), is one too
+// (decision 0064, a twenty-fourth set).
+const periodLimitExhausted =
+  /\b(?:hourly|daily|weekly|monthly|usage|plan) limit (?:exhausted|used up|depleted)\b|\b\d+[- ]?(?:hours?|days?|weeks?) (?:usage |rate |plan )?limit (?:reached|hit|exceeded|exhausted)\b|\blimit (?:reached|hit|exceeded)\b[^.]{0,20}?\bresets? (?:at|in|on)\b/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length".
 const rateLimitWords = new RegExp(
   String.raw`rate.?limit|throttl|\bquota|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:account )?(?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
@@ -200,11 +203,11 @@ const maxTokensWords = [
 const overflowWords = [
   /context_length_exceeded|exceed_context_size_error|model_max_prompt_tokens_exceeded|context_?window_?exceeded|contextwindowexceeded|\binput_too_large\b|"code"\W{1,4}3051\b/i,
   /\b(?:context|prompt|input|sequence|conversation)(?![\s_]+deadline\b)(?:[\s_]+(?:length|window|size|limit|token count|tokens))?\W+(?:[\w'.]+\W+){0,3}?(?:exceed\w*|(?:is |are )?too (?:long|large)|(?<!(?:should|must) be )greater than|longer than|overflow)/i,
-  /\b(?:exceed\w*|greater than|longer than|larger than|bigger than|more than)\s+(?:[\w'’]+\W+){0,6}?(?:context|max(?:imum)? (?:prompt |input |context |model |sequence )?length|maxlength|maximum number of tokens)/i,
+  /\b(?:exceed\w*|greater than|longer than|larger than|bigger than|more than)\s+(?:[\w'’]+\W+){0,6}?(?:context|max(?:imum)? (?:allowed )?(?:prompt |input |context |model |sequence )?length|maxlength|maximum number of tokens)/i,
   // "Request exceeds the maximum allowed input tokens" (Gemini's wording as a Go agent's test gives it)
   /\bexceed\w*\s+(?:the\s+)?max(?:imum)?\s+(?:allowed\s+)?(?:number of\s+)?(?:input|prompt)\s+tokens\b/i,
   /reduce the length of (?:the |your )?(?:messages|prompt|input)|\breduce (?:the |your )?(?:input|prompt) (?:size|length)\b/i,
-  /max(?:imum)? (?:prompt |input |context |model |sequence )?length (?:is|of)\b|max(?:imum)? context length/i,
+  /max(?:imum)? (?:allowed )?(?:prompt |input |context |model |sequence )?length (?:is|of)\b|max(?:imum)? context length/i,
   /number of tokens[^.]{0,60}(?:cannot|must not|may not) exceed/i,
   /expected maxlength\W+\d+\W+actual\W+\d+/i,
   /context (?:length|window|size) is only|reached (?:the )?(?:maximum )?context (?:length|window|size)/i,
@@ -230,11 +233,14 @@ const overflowWords = [
   // TGI "`inputs` must have less than N tokens", bare "maximum context window", "token limit exceeded"
   /\binputs?\W*(?:tokens?\W*)?must have less than \d+/i,
   /\bmax(?:imum)? context window\b/i,
+  // "tokens in request more than max tokens allowed": the request's tokens over the tokens the model allows
+  /\btokens? (?:in|of) (?:the |this |your )?(?:request|prompt|input|messages?)\b[^.]{0,20}?\b(?:more than|exceed\w*|greater than|over) (?:the )?max(?:imum)? (?:number of )?tokens? (?:allowed|permitted)\b/i,
   /\btoken limit (?:exceeded|reached)\b/i,
   // "The model has reached its context window limit"
   /\breached (?:its|the|your) (?:maximum )?(?:context (?:window|length)|conversation)(?: limit)?\b/i,
-  // llama.cpp-derived servers: the slot's KV cache (the context) is full, or the kept prefix is longer than n_ctx
-  /failed to find (?:free space in the |a )?kv cache(?: slot)?|\bkv cache is full\b|\bn_keep\W{1,3}\d+\W{0,3}>=?\s*n_ctx\b|\bcontext shift is disabled\b/i,
+  // llama.cpp-derived servers: the slot's KV cache (the context) is full or has too little room for the tokens ("KV cache
+  // has insufficient capacity for the requested tokens"; decision 0064, a twenty-fourth set), or the kept prefix is longer than n_ctx
+  /failed to find (?:free space in the |a )?kv cache(?: slot)?|\bkv cache is full\b|\bkv[ _-]?cache\b[^.]{0,20}?\b(?:insufficient|not enough|too little) (?:capacity|space|room)\b|\b(?:(?:insufficient|not enough|too little) |no (?:free )?)(?:capacity|space|room) (?:left )?in (?:the )?kv[ _-]?cache\b|\bn_keep\W{1,3}\d+\W{0,3}>=?\s*n_ctx\b|\bcontext shift is disabled\b/i,
   // A window loaded too small for what was sent (LM Studio through Bionic): "loaded with a context length too small for this request"
   /\bcontext (?:length|window|size) (?:is )?too small for (?:this|the|your) (?:request|prompt|input|conversation)\b/i,
   // A stated token count over a stated cap (decision 0056): "Request contains N tokens, which exceeds the
@@ -281,7 +287,7 @@ const quotaProjectFault = /\bquota[ _-]?project(?:[ _-]?id)?\b/i;
 const modelNotServed = /\bmodel_not_found\b|\bno available channels? for (?:the )?model\b|无可用渠道|\bincorrect model (?:id|name)\b/i;
 // Words of a busy or overloaded service; tried after the overflow families ("too many tokens: total ... cannot exceed" is an overflow).
 const busyWords =
-  /too many tokens|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:exceeded|exhausted)|no capacity|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|pending requests|service.?unavailable|scaling up|is currently loading|\bqueue (?:is )?(?:full|at capacity)\b|\bqueue[ _](?:exceeded|overflow)\b|\bno deployments? available\b|负载(?:已|过)?(?:饱和|过高|过大)|满载|(?:服务器|服务|系统)(?:繁忙|忙碌)/i;
+  /too many tokens|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:exceeded|exhausted)|no capacity|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|\btemporary capacity (?:issue|problem|constraint)s?\b|pending requests|service.?unavailable|scaling up|is currently loading|\bqueue (?:is )?(?:full|at capacity)\b|\bqueue[ _](?:exceeded|overflow)\b|\bno deployments? available\b|负载(?:已|过)?(?:饱和|过高|过大)|满载|(?:服务器|服务|系统)(?:繁忙|忙碌)/i;
 // A deadline that passed before the model answered ("Request didn't generate first token before the given deadline",
 // Fireworks's 429): the request took too long, whatever status it came with.
 const deadlinePassed = /\b(?:before|by) the (?:given |request(?:ed)? |configured )?deadline\b/i;
@@ -303,7 +309,7 @@ const limitPatterns = [
   /context (?:length|window|size|limit)(?: is| of)?(?: only)?:?\s*\(?(\d+)/i,
   /n_ctx\W{1,3}(\d+)/i,
   /(\d+) maximum\b/i,
-  /max(?:imum)? (?:prompt |input |model |sequence )?length(?: is| of)?:?\s*\(?(\d+)/i,
+  /max(?:imum)? (?:allowed )?(?:prompt |input |model |sequence )?length(?: is| of)?:?\s*\(?(\d+)/i,
   /max(?:imum)? context length of [\w.:/-]+ is (\d+)/i,
   /maxlength\W{1,3}(\d+)/i,
   /(?:tokens allowed|limit of|limit is|cannot exceed|must be <=|must not exceed|window of|exceeds? (?:the )?maximum of)\s*\(?(\d+)/i,
@@ -383,7 +389,7 @@ const timeoutWords =
 // "status=503", "Error code: 500 - {...}", `"code":413`, "returned 502") unless a unit follows ("returned 500
 // tokens"), or before its reason phrase ("502 Bad Gateway").
 const statusAfterCue =
-  /\b(?:HTTP(?:\/[\d.]+)?|status(?:[ _]?code)?|(?:error|response)[ _]?code|code|error|returned|got|received)\W{0,3}([45]\d{2})\b(?!\s*(?:tokens?|characters?|chars|bytes|words|items|messages|requests|seconds|ms|s)\b)/i;
+  /\b(?:HTTP(?:\/[\d.]+)?|status(?:[ _]?code)?|(?:error|response)[ _]?code|code|error|returned|got|received|rejected|failed)\W{0,3}([45]\d{2})\b(?!\s*(?:tokens?|characters?|chars|bytes|words|items|messages|requests|seconds|ms|s)\b)/i;
 const reasonPhrase =
   'bad request|unauthorized|payment required|forbidden|not found|request timeout|payload too large|request entity too large|too many requests|internal server error|bad gateway|service unavailable|gateway time-?out';
 const statusBeforeReason = new RegExp(String.raw`\b([45]\d{2})\s+(?:${reasonPhrase})\b`, 'i');
