@@ -51,6 +51,7 @@ const holdout21: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout22: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-22.json'), 'utf8'));
 const holdout23: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-23.json'), 'utf8'));
 const holdout24: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-24.json'), 'utf8'));
+const holdout25: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-25.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -146,6 +147,7 @@ for (const [name, set, file] of [
   ['twenty-second', holdout22, 'provider-errors-holdout-22.json'],
   ['twenty-third', holdout23, 'provider-errors-holdout-23.json'],
   ['twenty-fourth', holdout24, 'provider-errors-holdout-24.json'],
+  ['twenty-fifth', holdout25, 'provider-errors-holdout-25.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);

@@ -167,9 +167,11 @@ const outOfCredit =
 // (decision 0064, a twenty-fourth set).
 const periodLimitExhausted =
   /\b(?:hourly|daily|weekly|monthly|usage|plan) limit (?:exhausted|used up|depleted)\b|\b\d+[- ]?(?:hours?|days?|weeks?) (?:usage |rate |plan )?limit (?:reached|hit|exceeded|exhausted)\b|\blimit (?:reached|hit|exceeded)\b[^.]{0,20}?\bresets? (?:at|in|on)\b/;
-// Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length".
+// Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length". A quota
+// named as a snake_case code ("token_quota_exceeded", Cerebras), and tokens or requests counted "in the last minute", are
+// ones too (decision 0064, a twenty-fifth set).
 const rateLimitWords = new RegExp(
-  String.raw`rate.?limit|throttl|\bquota|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:account )?(?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
+  String.raw`rate.?limit|throttl|\bquota|[a-z]_quota_(?:exceeded|exhausted|reached)\b|\b(?:tokens?|requests?)\b[^.]{0,30}?\b(?:in|within|during|over) the (?:last|past) (?:\d+ )?(?:seconds?|minutes?|hours?)\b|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:account )?(?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${outOfCredit.source}`,
   'i',
 );
 // OpenAI's "exceeded your current quota" sends the reader to its error-codes guide (the billing error, decision 0064);
@@ -236,6 +238,8 @@ const overflowWords = [
   // "tokens in request more than max tokens allowed": the request's tokens over the tokens the model allows
   /\btokens? (?:in|of) (?:the |this |your )?(?:request|prompt|input|messages?)\b[^.]{0,20}?\b(?:more than|exceed\w*|greater than|over) (?:the )?max(?:imum)? (?:number of )?tokens? (?:allowed|permitted)\b/i,
   /\btoken limit (?:exceeded|reached)\b/i,
+  // A prompt that "leaves 0 output tokens", and "N input tokens over the limit of M" (decision 0064, a twenty-fifth set)
+  /\bleaves? (?:0|no|zero|too few) (?:output|completion) tokens?\b|\b\d+ (?:input |prompt )?tokens? (?:is |are )?over (?:the |its |your )?(?:context |token |input )?(?:limit|maximum)\b/i,
   // "The model has reached its context window limit"
   /\breached (?:its|the|your) (?:maximum )?(?:context (?:window|length)|conversation)(?: limit)?\b/i,
   // llama.cpp-derived servers: the slot's KV cache (the context) is full or has too little room for the tokens ("KV cache
@@ -285,6 +289,11 @@ const quotaProjectFault = /\bquota[ _-]?project(?:[ _-]?id)?\b/i;
 // A model the endpoint or gateway does not serve ("model_not_found", "No available channels for model", 无可用渠道,
 // "Incorrect model ID"): gateways send it as a 503, but no wait helps; another provider may serve the model.
 const modelNotServed = /\bmodel_not_found\b|\bno available channels? for (?:the )?model\b|无可用渠道|\bincorrect model (?:id|name)\b/i;
+// A proxy that could not reach the model (Envoy's "upstream connect error") or a model that failed to load, answered as a
+// 5xx: a server fault whatever window it names; and a context length named as missing ("the maximum context length is not
+// available") is a setting, not an overflow (decision 0064, a twenty-fifth set).
+const serverFaultBeforeModel = /\bupstream connect error\b|\bfailed to load (?:the )?model\b/i;
+const windowNotSet = /\bcontext (?:length|window|size) (?:is )?(?:not (?:available|configured|set|known)|unavailable|unset|unknown)\b/i;
 // Words of a busy or overloaded service; tried after the overflow families ("too many tokens: total ... cannot exceed" is an overflow).
 const busyWords =
   /too many tokens|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:exceeded|exhausted)|no capacity|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|\btemporary capacity (?:issue|problem|constraint)s?\b|pending requests|service.?unavailable|scaling up|is currently loading|\bqueue (?:is )?(?:full|at capacity)\b|\bqueue[ _](?:exceeded|overflow)\b|\bno deployments? available\b|负载(?:已|过)?(?:饱和|过高|过大)|满载|(?:服务器|服务|系统)(?:繁忙|忙碌)/i;
@@ -334,6 +343,7 @@ const reportedPatterns = [
   /\bkeep the first (\d+) tokens/i,
   /\btoken count (?:is|of)\s+(\d+)/i,
   /length\W{0,3}(\d+)/i,
+  /\bprompt\s*=\s*(\d+)/i,
 ];
 const maxTokensLimitPatterns = [
   /max(?:imum)? (?:output|completion) tokens\W{0,3}(?:of |is )?\(?(\d+)/i,
@@ -459,7 +469,8 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
     return { kind: 'max_tokens', ...(limitTokens === undefined ? {} : { limitTokens }), ...(reportedTokens === undefined ? {} : { reportedTokens }) };
   }
   if (mediaTooLarge.test(text) && !/\btokens?\b/i.test(text)) return { kind: 'other' };
-  if (overflowWords.some((pattern) => pattern.test(text))) return { kind: 'context_overflow', ...overflowNumbers(text) };
+  if (status !== undefined && status >= 500 && serverFaultBeforeModel.test(text)) return { kind: 'other', fallback: true, retryable: true };
+  if (overflowWords.some((pattern) => pattern.test(text)) && !windowNotSet.test(text)) return { kind: 'context_overflow', ...overflowNumbers(text) };
   if (modelNotServed.test(text)) return { kind: 'other', ...(status !== undefined && status >= 500 ? { fallback: true } : {}) };
   // A 408 is the server saying the request took too long, whatever cause it guesses at ("possibly due to server overload").
   if (status === 408) return { kind: 'timeout', retryable: true };
