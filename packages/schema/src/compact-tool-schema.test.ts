@@ -88,8 +88,9 @@ describe('compactToolSchema: annotations', () => {
     ['not', (inner: object) => ({ not: inner }), (inner: object) => ({ not: inner })],
     // Built from entries: a literal object with a `then` key looks like a promise to linters.
     ['if/then/else', (inner: object) => conditional(inner), (inner: object) => conditional(inner)],
-    ['$defs', (inner: object) => ({ $defs: { a: inner } }), (inner: object) => ({ $defs: { a: inner } })],
-    ['definitions', (inner: object) => ({ definitions: { a: inner } }), (inner: object) => ({ definitions: { a: inner } })],
+    // Referenced, or the unused definition would go (dropUnusedDefinitions).
+    ['$defs', (inner: object) => ({ $ref: '#/$defs/a', $defs: { a: inner } }), (inner: object) => ({ $ref: '#/$defs/a', $defs: { a: inner } })],
+    ['definitions', (inner: object) => ({ $ref: '#/definitions/a', definitions: { a: inner } }), (inner: object) => ({ $ref: '#/definitions/a', definitions: { a: inner } })],
     ['dependentSchemas', (inner: object) => ({ dependentSchemas: { a: inner } }), (inner: object) => ({ dependentSchemas: { a: inner } })],
     ['dependencies', (inner: object) => ({ dependencies: { a: inner, b: ['a'] } }), (inner: object) => ({ dependencies: { a: inner, b: ['a'] } })],
     ['contains', (inner: object) => ({ contains: inner }), (inner: object) => ({ contains: inner })],

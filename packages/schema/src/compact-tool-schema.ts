@@ -7,6 +7,7 @@ import { firstSentence } from './first-sentence.ts';
 import { inspectSchema, type SchemaIssue } from './inspect-schema.ts';
 import { dropRestatedNotes, restatesSchema } from './redundant-description.ts';
 import { declaredDialect, dialectDifference } from './schema-dialect.ts';
+import { dropUnusedDefinitions } from './unused-definitions.ts';
 import { defaultAnnotationKeywords, isRecord, schemaArrayKeywords, schemaMapKeywords, singleSchemaKeywords, usageAnnotationKeywords } from './schema-keywords.ts';
 
 /** Options for {@link compactToolSchema} (and the schema part of `compactTools`). */
@@ -51,6 +52,13 @@ export interface CompactSchemaOptions {
    * drops the description. @default true
    */
   dedupeBranchDescriptions?: boolean;
+  /**
+   * Drop root definitions (`$defs`, `definitions`) that no `$ref` reaches, from the schema outside them or
+   * through definitions that are reached (generators that copy every shared component into each tool).
+   * Left alone when an `$id`, an anchor, a dynamic reference or a `$ref` to another document makes reach
+   * uncertain. @default true
+   */
+  dropUnusedDefinitions?: boolean;
   /** Annotation keywords to keep anyway, for a host that reads them (`['default']` to fill defaults in). @default [] */
   keepKeywords?: readonly string[];
   /**
@@ -239,8 +247,8 @@ function describeIssues(issues: readonly SchemaIssue[]): string {
  * `compactToolSchema` and `compactTools`; returns the warnings instead of calling `onWarning`.
  * @throws CtxkitError SCHEMA_ERROR when the schema is invalid and `onInvalid` is `'throw'`
  */
-export function compactSchemaChecked(schema: unknown, options: CompactSchemaOptions = {}, location: SchemaLocation = {}): SchemaCompaction {
-  const inspection = inspectSchema(schema, { maxDepth: Math.min(options.maxDepth ?? 256, 1000) });
+export function compactSchemaChecked(input: unknown, options: CompactSchemaOptions = {}, location: SchemaLocation = {}): SchemaCompaction {
+  const inspection = inspectSchema(input, { maxDepth: Math.min(options.maxDepth ?? 256, 1000) });
   const errors = inspection.issues.filter((issue) => issue.severity === 'error');
   const where = { ...(location.toolIndex === undefined ? {} : { toolIndex: location.toolIndex }), ...(location.toolName === undefined ? {} : { toolName: location.toolName }) };
   if (errors.length > 0) {
@@ -249,10 +257,11 @@ export function compactSchemaChecked(schema: unknown, options: CompactSchemaOpti
       throw new CtxkitError({ code: 'SCHEMA_ERROR', source: 'schema', message: `${tool} cannot be compacted: ${describeIssues(errors)}`, details: errors });
     }
     const warnings = errors.map((issue) => compactionWarning({ ...where, path: issue.path, problem: issue.problem, action: 'passed-through' }));
-    return { schema, compacted: false, droppedDialect: false, warnings };
+    return { schema: input, compacted: false, droppedDialect: false, warnings };
   }
   const warnings = inspection.issues.map((issue) => compactionWarning({ ...where, path: issue.path, problem: issue.problem, action: 'compacted' }));
-  if (!isRecord(schema)) return { schema, compacted: true, droppedDialect: false, warnings };
+  if (!isRecord(input)) return { schema: input, compacted: true, droppedDialect: false, warnings };
+  const schema = (options.dropUnusedDefinitions ?? true) ? dropUnusedDefinitions(input) : input;
   const keep = new Set(options.keepKeywords ?? []);
   const dropped = new Set([...defaultAnnotationKeywords, ...(options.dropUsageAnnotations ? usageAnnotationKeywords : [])].filter((keyword) => !keep.has(keyword)));
   const dialect = declaredDialect(schema);
