@@ -152,6 +152,27 @@ describe('compactToolSchema: descriptions', () => {
     });
   });
 
+  it('keeps the later sentences that tell the model what it must or must not do', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        organization_id: { type: 'string', description: 'The organization ID. Always ask the user.' },
+        file_path: { type: 'string', description: 'Path of the file to write. Relative to the project root. Do not provide an absolute path.' },
+        old_string: { type: 'string', description: 'Text to replace. Must appear exactly once.' },
+        region: { type: 'string', description: 'Region of the project. Usually not needed and should be omitted.' },
+      },
+    };
+    expect(compactToolSchema(schema).properties).toEqual({
+      organization_id: { type: 'string', description: 'organization ID. Always ask the user.' },
+      file_path: { type: 'string', description: 'Path of the file to write. Do not provide an absolute path.' },
+      old_string: { type: 'string', description: 'Text to replace. Must appear exactly once.' },
+      region: { type: 'string', description: 'Region of the project' },
+    });
+    // Without them the ID's description restates its name and goes whole.
+    expect(compactToolSchema(schema, { keepDirectives: false }).properties.organization_id).toEqual({ type: 'string' });
+    expect(compactToolSchema(schema, { keepDirectives: false }).properties.old_string).toEqual({ type: 'string', description: 'Text to replace' });
+  });
+
   it('drops every description only when asked', () => {
     const schema = { type: 'object', description: 'Root.', properties: { a: { type: 'string', description: 'A thing to do.' } } };
     expect(compactToolSchema(schema, { dropDescriptions: true })).toEqual({ type: 'object', properties: { a: { type: 'string' } } });

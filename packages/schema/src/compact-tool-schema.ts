@@ -3,7 +3,7 @@ import { dedupeBranchDescriptions } from './branch-descriptions.ts';
 import { collapseNullable } from './collapse-nullable.ts';
 import { type CompactionWarning, compactionWarning, defaultWarningHandler } from './compaction-warning.ts';
 import { collapseWhitespace, dropRequirednessNote, stripEmphasis, terseDescription } from './description-text.ts';
-import { firstSentence } from './first-sentence.ts';
+import { firstSentence, firstSentenceAndDirectives } from './first-sentence.ts';
 import { inspectSchema, type SchemaIssue } from './inspect-schema.ts';
 import { dropRestatedNotes, restatesSchema } from './redundant-description.ts';
 import { declaredDialect, dialectDifference } from './schema-dialect.ts';
@@ -14,6 +14,11 @@ import { defaultAnnotationKeywords, isRecord, schemaArrayKeywords, schemaMapKeyw
 export interface CompactSchemaOptions {
   /** Trim each parameter description to its first sentence (see `firstSentence`). @default true */
   trimDescriptions?: boolean;
+  /**
+   * When trimming, keep the later sentences that tell the model what it must or must not do ("Do not
+   * provide an absolute path.", "Must appear exactly once."; see `firstSentenceAndDirectives`). @default true
+   */
+  keepDirectives?: boolean;
   /**
    * Drop parameter descriptions that only restate the property's name, the names it sits under (the
    * tool's and each enclosing property's: "account ID" on `account.id`, "zone status" on `status` of
@@ -112,7 +117,7 @@ function copyJson(value: unknown): unknown {
 export function compactDescription(
   description: string,
   context: { name?: string | undefined; owners?: readonly string[] | undefined; required?: boolean | undefined; schema: unknown },
-  options: Pick<CompactSchemaOptions, 'trimDescriptions' | 'dropRedundantDescriptions' | 'cleanDescriptions' | 'terseDescriptions' | 'dropDescriptions'> = {},
+  options: Pick<CompactSchemaOptions, 'trimDescriptions' | 'keepDirectives' | 'dropRedundantDescriptions' | 'cleanDescriptions' | 'terseDescriptions' | 'dropDescriptions'> = {},
 ): string {
   if (options.dropDescriptions) return '';
   const redundant = options.dropRedundantDescriptions ?? true;
@@ -122,7 +127,7 @@ export function compactDescription(
     const before = text;
     if (redundant && context.required !== undefined) text = dropRequirednessNote(text.trim(), context.required);
     if (clean) text = stripEmphasis(text);
-    if (options.trimDescriptions ?? true) text = firstSentence(text);
+    if (options.trimDescriptions ?? true) text = (options.keepDirectives ?? true) ? firstSentenceAndDirectives(text) : firstSentence(text);
     if (redundant) text = dropRestatedNotes(text, context);
     text = clean ? collapseWhitespace(text) : text.trim();
     if (options.terseDescriptions ?? true) text = terseDescription(text);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstSentence, sentenceStarts } from './first-sentence.ts';
+import { firstSentence, firstSentenceAndDirectives, sentenceStarts } from './first-sentence.ts';
 
 describe('firstSentence', () => {
   it.each([
@@ -53,5 +53,20 @@ describe('sentenceStarts', () => {
     expect(sentenceStarts(text).map((start) => text.slice(start, start + 4))).toEqual(['Adds', 'Note', 'Done']);
     expect(sentenceStarts('  One sentence only')).toEqual([2]);
     expect(sentenceStarts(' \n ')).toEqual([]);
+  });
+});
+
+describe('firstSentenceAndDirectives', () => {
+  it.each([
+    ['keeps a later "do not"', 'Path to the file. Relative to the root. Do not provide an absolute path.', 'Path to the file. Do not provide an absolute path.'],
+    ['keeps "must", "always", "never" in any case', 'Text to replace. MUST appear once. Never empty. Always quoted.', 'Text to replace. MUST appear once. Never empty. Always quoted.'],
+    ['keeps "ensure" and "important"', 'New code. Ensure it compiles. Important: no placeholders. Spaces only.', 'New code. Ensure it compiles. Important: no placeholders.'],
+    ['drops descriptive sentences, "should" ones too', 'Region URL. Usually not needed. It should be omitted.', 'Region URL.'],
+    ['is the first sentence alone when nothing later directs', 'Issue title. Keep it short.', 'Issue title.'],
+    ['does not repeat a directive first sentence', 'Must be a directory. It must already exist.', 'Must be a directory. It must already exist.'],
+    ['keeps text without a sentence end whole', 'branch name', 'branch name'],
+  ])('%s', (_case, text, expected) => {
+    expect(firstSentenceAndDirectives(text)).toBe(expected);
+    expect(firstSentenceAndDirectives(expected)).toBe(expected);
   });
 });

@@ -107,6 +107,33 @@ export function firstSentence(text: string, options: { minWords?: number } = {})
   return end === undefined ? text.trim() : text.slice(0, end).trim();
 }
 
+// Words of a sentence that tells the model what it must or must not do ("Do not provide an absolute path.",
+// "Must appear exactly once.", "Always ask the user."); "should" is left out: it mostly describes.
+const directive = /\b(?:always|never|must|do not|don't|ensure|make sure|important|critical)\b/i;
+
+/**
+ * The first sentence of a description (as {@link firstSentence} cuts it), followed by every later sentence
+ * that tells the model what it must or must not do: one with "always", "never", "must", "do not", "don't",
+ * "ensure", "make sure", "important" or "critical". The sentences kept are joined with one space.
+ * @example
+ * ```ts
+ * firstSentenceAndDirectives('The organization ID. Found in the settings. Always ask the user.');
+ * // 'The organization ID. Always ask the user.'
+ * ```
+ */
+export function firstSentenceAndDirectives(text: string): string {
+  const lead = firstSentence(text);
+  const leadEnd = text.indexOf(lead) + lead.length;
+  const kept = [lead];
+  const starts = sentenceStarts(text);
+  starts.forEach((start, index) => {
+    if (start < leadEnd) return;
+    const sentence = text.slice(start, starts[index + 1] ?? text.length).trim();
+    if (directive.test(sentence)) kept.push(sentence);
+  });
+  return kept.join(' ');
+}
+
 /**
  * Where each sentence of a text starts, by the rules of {@link firstSentence} (every sentence counts,
  * however short): `[0]` for one sentence, `[]` for blank text. Leading white space is skipped.

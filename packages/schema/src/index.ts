@@ -24,7 +24,7 @@ export {
   toolSearchText,
 } from './tool-search.ts';
 export { collapseWhitespace, compactDataBlocks, dropRequirednessNote, stripEmphasis, terseDescription, tidyWhitespace } from './description-text.ts';
-export { firstSentence, sentenceStarts } from './first-sentence.ts';
+export { firstSentence, firstSentenceAndDirectives, sentenceStarts } from './first-sentence.ts';
 export { type InspectSchemaOptions, inspectSchema, type SchemaInspection, type SchemaIssue } from './inspect-schema.ts';
 export { type NormalizedTools, normalizeToolsInput, type ToolsContainer } from './normalize-tools-input.ts';
 export { dropRestatedNotes, restatesSchema } from './redundant-description.ts';
