@@ -195,6 +195,9 @@ const inputPlusOutput = /input\w*\W+(?:length\W+|tokens?\W+(?:count\W+)?)?(?:\+|
 // max_tokens set against another parameter ("`max_tokens` must be greater than `thinking.budget_tokens`"): a smaller
 // max_tokens makes it worse, so it is not a cap on the output budget.
 const maxTokensBelowParameter = /max_(?:new_|completion_|output_)?tokens\W{0,3}\s*(?:must|should) be (?:greater|larger|more) than\W{0,3}[a-z][\w.]*_[\w.]*/i;
+// max_tokens that must be positive ("max_tokens must be greater than zero", "must be a positive integer"): a malformed
+// parameter, not an output budget over the model's cap; a negative budget the server worked out is read before this.
+const maxTokensNotPositive = /max_(?:new_|completion_|output_)?tokens\W{0,3}\s*(?:must|should) be (?:greater than (?:zero|0)\b|(?:a )?positive\b|(?:a )?non-?negative\b)/i;
 const maxTokensWords = [
   /max(?:imum)?[ _](?:new_|completion_|output_)?tokens?\b(?:[^.]|\.(?=\w)){0,40}?(?:too large|must be|should be|exceed|>\s*\d|valid range|greater than|(?:is )?not valid|invalid|illegal|above (?:the )?maximum|out of range|非法|无效|不合法)/i,
   /maximum (?:allowed )?number of (?:output|completion) tokens/i,
@@ -209,7 +212,7 @@ const overflowWords = [
   // "Request exceeds the maximum allowed input tokens" (Gemini's wording as a Go agent's test gives it)
   /\bexceed\w*\s+(?:the\s+)?max(?:imum)?\s+(?:allowed\s+)?(?:number of\s+)?(?:input|prompt)\s+tokens\b/i,
   /reduce the length of (?:the |your )?(?:messages|prompt|input)|\breduce (?:the |your )?(?:input|prompt) (?:size|length)\b/i,
-  /max(?:imum)? (?:allowed )?(?:prompt |input |context |model |sequence )?length (?:is|of)\b|max(?:imum)? context length/i,
+  /max(?:imum)? (?:allowed )?(?:prompt |input |context |model |sequence )?len(?:gth|ght) (?:is|of)\b|max(?:imum)? context len(?:gth|ght)/i,
   /number of tokens[^.]{0,60}(?:cannot|must not|may not) exceed/i,
   /expected maxlength\W+\d+\W+actual\W+\d+/i,
   /context (?:length|window|size) is only|reached (?:the )?(?:maximum )?context (?:length|window|size)/i,
@@ -315,7 +318,8 @@ const limitPatterns = [
   /range of input length should be\s*\[\s*\d+\s*,\s*(\d+)/i,
   /must have less than (\d+)/i,
   /token limit:?\s*(\d+)/i,
-  /context (?:length|window|size|limit)(?: is| of)?(?: only)?:?\s*\(?(\d+)/i,
+  // "lenght": a misspelling some OpenAI-compatible servers (Mistral's, through LiteLLM) send
+  /context (?:length|lenght|window|size|limit)(?: is| of)?(?: only)?:?\s*\(?(\d+)/i,
   /n_ctx\W{1,3}(\d+)/i,
   /(\d+) maximum\b/i,
   /max(?:imum)? (?:allowed )?(?:prompt |input |model |sequence )?length(?: is| of)?:?\s*\(?(\d+)/i,
@@ -463,7 +467,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
   }
   if (thinkingBudgetOver.test(text)) return { kind: 'other' };
   if (inputPlusOutput.test(text) || promptTooLong.test(text) || negativeOutputBudget.test(text) || maximumTokensExceeded.test(text)) return { kind: 'context_overflow', ...overflowNumbers(text) };
-  if (maxTokensWords.some((pattern) => pattern.test(text)) && !maxTokensBelowParameter.test(text)) {
+  if (maxTokensWords.some((pattern) => pattern.test(text)) && !maxTokensBelowParameter.test(text) && !maxTokensNotPositive.test(text)) {
     const limitTokens = firstNumber(text, maxTokensLimitPatterns);
     const reportedTokens = firstNumber(text, maxTokensRequestedPatterns);
     return { kind: 'max_tokens', ...(limitTokens === undefined ? {} : { limitTokens }), ...(reportedTokens === undefined ? {} : { reportedTokens }) };
