@@ -5,6 +5,7 @@ import { defaultStopWords, type SearchTermsOptions, searchTerms, splitWords } fr
 import { blendScores } from './semantic-blend.ts';
 import { createSemanticIndex, type SemanticIndex, type ToolEmbeddingInput, type ToolSearchSemantic } from './tool-embeddings.ts';
 import { toolParts, toolShape } from './tool-shapes.ts';
+import { applyHubness, type BankText, type HubnessExperiment, hubCorrections } from './tool-hubness.ts';
 
 /** Relative weight of each part of a tool in the ranking. */
 export interface ToolSearchBoost {
@@ -41,6 +42,14 @@ export interface ToolSearchOptions {
    * package. @default none (word match only)
    */
   semantic?: ToolSearchSemantic;
+  /** SCRATCH */
+  hubness?: HubnessExperiment;
+  /** SCRATCH: keep only the first N words of a description */
+  descriptionWords?: number;
+  /** SCRATCH: the words after descriptionWords are indexed in their own field with this boost */
+  tailBoost?: number;
+  /** SCRATCH: multiply by (avg/len)^pivot for descriptions longer than average */
+  pivot?: number;
 }
 
 export type { ToolSearchSemantic };
@@ -147,7 +156,7 @@ function checkLimit(limit: unknown, where: string): number {
   return limit;
 }
 
-type IndexedTool = { id: number; name: string; description: string; parameters: string };
+type IndexedTool = { id: number; name: string; description: string; parameters: string; details: string };
 
 /** The MiniSearch index with our tokenizer, field boosts and BM25 constants (decision 0020). */
 function createLexicalIndex(options: ToolSearchOptions): MiniSearch<IndexedTool> {
@@ -156,12 +165,12 @@ function createLexicalIndex(options: ToolSearchOptions): MiniSearch<IndexedTool>
   const boost = { name: 1, description: 1, parameters: 0.05, ...options.boost };
   const prefixMinLength = options.prefixMinLength ?? 0;
   return new MiniSearch<IndexedTool>({
-    fields: ['name', 'description', 'parameters'],
+    fields: ['name', 'description', 'parameters', 'details'],
     tokenize,
     // Terms arrive lower-cased, filtered and stemmed from tokenize.
     processTerm: (term) => term,
     searchOptions: {
-      boost: { name: boost.name, description: boost.description, parameters: boost.parameters },
+      boost: { name: boost.name, description: boost.description, parameters: boost.parameters, details: options.tailBoost ?? 0 },
       bm25: { k: 2.2, b: 0.7, d: 0.5, ...options.bm25 },
       prefix: prefixMinLength > 0 ? (term) => term.length >= prefixMinLength : false,
       weights: { prefix: 0.3, fuzzy: 0.3 },
@@ -219,6 +228,9 @@ export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSear
   const names: string[] = [];
   const byName = new Map<string, number>();
   const embeddingInputs: ToolEmbeddingInput[] = [];
+  const bankTexts: BankText[] = [];
+  const bankPositions: number[] = [];
+  const lengths = new Map<number, number>();
   tools.forEach((tool, position) => {
     const text = toolSearchText(tool);
     if (text === undefined) {
@@ -231,8 +243,28 @@ export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSear
     names.push(text.name);
     if (!byName.has(text.name)) byName.set(text.name, position);
     embeddingInputs.push({ position, name: text.name, text: `${splitWords(text.name).join(' ')} ${text.title}\n${text.description}` });
-    index.add({ id: position, name: `${text.name} ${text.title}`, description: text.description, parameters: text.parameters });
+    const descriptionWords = text.description.split(/\s+/);
+    const description = options.descriptionWords ? descriptionWords.slice(0, options.descriptionWords).join(' ') : text.description;
+    const details = options.descriptionWords ? descriptionWords.slice(options.descriptionWords).join(' ') : '';
+    bankTexts.push({ name: splitWords(text.name).join(' '), title: text.title, description: text.description });
+    bankPositions.push(position);
+    lengths.set(position, text.description.split(/\s+/).length);
+    index.add({ id: position, name: `${text.name} ${text.title}`, description, parameters: text.parameters, details });
   });
+  const hub = options.hubness;
+  const corrections = hub ? hubCorrections(bankTexts, bankPositions, (query) => lexicalScores(index, query), hub) : undefined;
+  const meanCorrection = corrections ? [...corrections.values()].reduce((a, b) => a + b, 0) / Math.max(1, corrections.size) : 0;
+  const averageLength = [...lengths.values()].reduce((a, b) => a + b, 0) / Math.max(1, lengths.size);
+  const lexicalScoresOf = (query: string) => {
+    let lexical = lexicalScores(index, query);
+    if (options.pivot) {
+      const pivot = options.pivot;
+      lexical = new Map([...lexical].map(([id, value]) => [id, value * Math.min(1, (averageLength / (lengths.get(id) ?? averageLength)) ** pivot)]));
+    }
+    if (!(hub && corrections)) return lexical;
+    const scale = hub.perTerm ? new Set(searchTerms(query, { stopWords: new Set(options.stopWords ?? defaultStopWords), stem: options.stem ?? true })).size / (hub.queryWords ?? 12) : 1;
+    return applyHubness(lexical, corrections, { ...hub, weight: hub.weight * scale }, meanCorrection);
+  };
   const meaning: SemanticIndex | undefined = semantic ? createSemanticIndex(semantic, embeddingInputs) : undefined;
 
   const checkQuery = (query: string, rankOptions: ToolSearchQueryOptions) => {
@@ -247,14 +279,14 @@ export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSear
   };
   const rank = (query: string, rankOptions: ToolSearchQueryOptions = {}): ToolMatch<Tool>[] => {
     const limit = checkQuery(query, rankOptions);
-    const lexical = lexicalScores(index, query);
+    const lexical = lexicalScoresOf(query);
     if (rankOptions.queryVector !== undefined) return ranked(lexical, meaning!.givenVector(rankOptions.queryVector, query), limit);
     return ranked(lexical, meaning && query.trim() !== '' ? meaning.queryVector(query) : undefined, limit);
   };
   const rankAsync = async (query: string, rankOptions: ToolSearchQueryOptions = {}): Promise<ToolMatch<Tool>[]> => {
     const limit = checkQuery(query, rankOptions);
     await meaning?.ready;
-    const lexical = lexicalScores(index, query);
+    const lexical = lexicalScoresOf(query);
     if (rankOptions.queryVector !== undefined) return ranked(lexical, meaning!.givenVector(rankOptions.queryVector, query), limit);
     return ranked(lexical, meaning && query.trim() !== '' ? await meaning.queryVectorAsync(query) : undefined, limit);
   };
