@@ -4,8 +4,8 @@ import { isRecord } from './schema-keywords.ts';
 import { defaultStopWords, type SearchTermsOptions, searchTerms, splitWords } from './search-terms.ts';
 import { blendScores } from './semantic-blend.ts';
 import { createSemanticIndex, type SemanticIndex, type ToolEmbeddingInput, type ToolSearchSemantic } from './tool-embeddings.ts';
+import { type HubBankText, hubExcess, penaliseHubs } from './tool-hubness.ts';
 import { toolParts, toolShape } from './tool-shapes.ts';
-import { applyHubness, type BankText, type HubnessExperiment, hubCorrections } from './tool-hubness.ts';
 
 /** Relative weight of each part of a tool in the ranking. */
 export interface ToolSearchBoost {
@@ -35,6 +35,18 @@ export interface ToolSearchOptions {
   /** Results of one search when `search` is not given a limit. @default 5 */
   defaultLimit?: number;
   /**
+   * How strongly "hub" tools are held back: a tool whose text matches almost any request (a
+   * 5,000-character description that mentions files, tasks, images and users) would otherwise take
+   * one of the first places for every request in a large pool. At indexing, each tool is scored
+   * against up to 128 short pseudo-queries made of the other tools' names and descriptions; the
+   * tenth of the pool with the highest mean score has its excess over the rest taken off every
+   * search's score, this many times. Ranking among the other nine tenths is unchanged, and pools of
+   * fewer than 32 tools are left as they are. `0` turns it off (and skips the pseudo-queries, which
+   * make indexing two to three times slower).
+   * @default 2 (decision 0070)
+   */
+  hubPenalty?: number;
+  /**
    * A meaning signal to blend with the word match, for requests that share no word with the tool
    * they need: `embed` (or `embedMany`) turns text into vectors, at once (static word vectors) or as a
    * promise (an embedding API, a model); tools are embedded once, each request on every search. With
@@ -42,14 +54,6 @@ export interface ToolSearchOptions {
    * package. @default none (word match only)
    */
   semantic?: ToolSearchSemantic;
-  /** SCRATCH */
-  hubness?: HubnessExperiment;
-  /** SCRATCH: keep only the first N words of a description */
-  descriptionWords?: number;
-  /** SCRATCH: the words after descriptionWords are indexed in their own field with this boost */
-  tailBoost?: number;
-  /** SCRATCH: multiply by (avg/len)^pivot for descriptions longer than average */
-  pivot?: number;
 }
 
 export type { ToolSearchSemantic };
@@ -156,7 +160,7 @@ function checkLimit(limit: unknown, where: string): number {
   return limit;
 }
 
-type IndexedTool = { id: number; name: string; description: string; parameters: string; details: string };
+type IndexedTool = { id: number; name: string; description: string; parameters: string };
 
 /** The MiniSearch index with our tokenizer, field boosts and BM25 constants (decision 0020). */
 function createLexicalIndex(options: ToolSearchOptions): MiniSearch<IndexedTool> {
@@ -165,12 +169,12 @@ function createLexicalIndex(options: ToolSearchOptions): MiniSearch<IndexedTool>
   const boost = { name: 1, description: 1, parameters: 0.05, ...options.boost };
   const prefixMinLength = options.prefixMinLength ?? 0;
   return new MiniSearch<IndexedTool>({
-    fields: ['name', 'description', 'parameters', 'details'],
+    fields: ['name', 'description', 'parameters'],
     tokenize,
     // Terms arrive lower-cased, filtered and stemmed from tokenize.
     processTerm: (term) => term,
     searchOptions: {
-      boost: { name: boost.name, description: boost.description, parameters: boost.parameters, details: options.tailBoost ?? 0 },
+      boost: { name: boost.name, description: boost.description, parameters: boost.parameters },
       bm25: { k: 2.2, b: 0.7, d: 0.5, ...options.bm25 },
       prefix: prefixMinLength > 0 ? (term) => term.length >= prefixMinLength : false,
       weights: { prefix: 0.3, fuzzy: 0.3 },
@@ -185,6 +189,12 @@ function lexicalScores(index: MiniSearch<IndexedTool>, query: string): Map<numbe
   // descriptions that share many common words with a chatty request. Plain summed BM25 ranks
   // better on tool text (decision 0020), so the factor is undone here.
   return new Map(results.map((result) => [result.id as number, result.score / Math.max(1, result.queryTerms.length)]));
+}
+
+function checkHubPenalty(hubPenalty: unknown): number {
+  if (hubPenalty === undefined) return 2;
+  if (typeof hubPenalty !== 'number' || !(hubPenalty >= 0) || !Number.isFinite(hubPenalty)) invalid(`createToolSearch hubPenalty must be a finite number of 0 or more, got ${String(hubPenalty)}`);
+  return hubPenalty;
 }
 
 function checkSemantic(semantic: ToolSearchSemantic | undefined): number {
@@ -222,15 +232,14 @@ function checkSemantic(semantic: ToolSearchSemantic | undefined): number {
 export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSearchOptions = {}): ToolSearch<Tool> {
   if (!Array.isArray(tools)) invalid(`createToolSearch takes an array of tools, got ${tools === null ? 'null' : typeof tools}`);
   const defaultLimit = checkLimit(options.defaultLimit ?? 5, 'createToolSearch defaultLimit');
+  const hubPenalty = checkHubPenalty(options.hubPenalty);
   const index = createLexicalIndex(options);
   const semantic = options.semantic;
   const semanticWeight = checkSemantic(semantic);
   const names: string[] = [];
   const byName = new Map<string, number>();
   const embeddingInputs: ToolEmbeddingInput[] = [];
-  const bankTexts: BankText[] = [];
-  const bankPositions: number[] = [];
-  const lengths = new Map<number, number>();
+  const hubTexts: HubBankText[] = [];
   tools.forEach((tool, position) => {
     const text = toolSearchText(tool);
     if (text === undefined) {
@@ -242,29 +251,13 @@ export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSear
     }
     names.push(text.name);
     if (!byName.has(text.name)) byName.set(text.name, position);
-    embeddingInputs.push({ position, name: text.name, text: `${splitWords(text.name).join(' ')} ${text.title}\n${text.description}` });
-    const descriptionWords = text.description.split(/\s+/);
-    const description = options.descriptionWords ? descriptionWords.slice(0, options.descriptionWords).join(' ') : text.description;
-    const details = options.descriptionWords ? descriptionWords.slice(options.descriptionWords).join(' ') : '';
-    bankTexts.push({ name: splitWords(text.name).join(' '), title: text.title, description: text.description });
-    bankPositions.push(position);
-    lengths.set(position, text.description.split(/\s+/).length);
-    index.add({ id: position, name: `${text.name} ${text.title}`, description, parameters: text.parameters, details });
+    const words = `${splitWords(text.name).join(' ')} ${text.title}\n${text.description}`;
+    embeddingInputs.push({ position, name: text.name, text: words });
+    hubTexts.push({ position, text: words });
+    index.add({ id: position, name: `${text.name} ${text.title}`, description: text.description, parameters: text.parameters });
   });
-  const hub = options.hubness;
-  const corrections = hub ? hubCorrections(bankTexts, bankPositions, (query) => lexicalScores(index, query), hub) : undefined;
-  const meanCorrection = corrections ? [...corrections.values()].reduce((a, b) => a + b, 0) / Math.max(1, corrections.size) : 0;
-  const averageLength = [...lengths.values()].reduce((a, b) => a + b, 0) / Math.max(1, lengths.size);
-  const lexicalScoresOf = (query: string) => {
-    let lexical = lexicalScores(index, query);
-    if (options.pivot) {
-      const pivot = options.pivot;
-      lexical = new Map([...lexical].map(([id, value]) => [id, value * Math.min(1, (averageLength / (lengths.get(id) ?? averageLength)) ** pivot)]));
-    }
-    if (!(hub && corrections)) return lexical;
-    const scale = hub.perTerm ? new Set(searchTerms(query, { stopWords: new Set(options.stopWords ?? defaultStopWords), stem: options.stem ?? true })).size / (hub.queryWords ?? 12) : 1;
-    return applyHubness(lexical, corrections, { ...hub, weight: hub.weight * scale }, meanCorrection);
-  };
+  const excess = hubPenalty > 0 ? hubExcess(hubTexts, (query) => lexicalScores(index, query)) : new Map<number, number>();
+  const wordScores = (query: string) => penaliseHubs(lexicalScores(index, query), excess, hubPenalty);
   const meaning: SemanticIndex | undefined = semantic ? createSemanticIndex(semantic, embeddingInputs) : undefined;
 
   const checkQuery = (query: string, rankOptions: ToolSearchQueryOptions) => {
@@ -279,14 +272,14 @@ export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSear
   };
   const rank = (query: string, rankOptions: ToolSearchQueryOptions = {}): ToolMatch<Tool>[] => {
     const limit = checkQuery(query, rankOptions);
-    const lexical = lexicalScoresOf(query);
+    const lexical = wordScores(query);
     if (rankOptions.queryVector !== undefined) return ranked(lexical, meaning!.givenVector(rankOptions.queryVector, query), limit);
     return ranked(lexical, meaning && query.trim() !== '' ? meaning.queryVector(query) : undefined, limit);
   };
   const rankAsync = async (query: string, rankOptions: ToolSearchQueryOptions = {}): Promise<ToolMatch<Tool>[]> => {
     const limit = checkQuery(query, rankOptions);
     await meaning?.ready;
-    const lexical = lexicalScoresOf(query);
+    const lexical = wordScores(query);
     if (rankOptions.queryVector !== undefined) return ranked(lexical, meaning!.givenVector(rankOptions.queryVector, query), limit);
     return ranked(lexical, meaning && query.trim() !== '' ? await meaning.queryVectorAsync(query) : undefined, limit);
   };
