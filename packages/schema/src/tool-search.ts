@@ -41,8 +41,8 @@ export interface ToolSearchOptions {
    * against up to 128 short pseudo-queries made of the other tools' names and descriptions; the
    * tenth of the pool with the highest mean score has its excess over the rest taken off every
    * search's score, this many times. Ranking among the other nine tenths is unchanged, and pools of
-   * fewer than 32 tools are left as they are. `0` turns it off (and skips the pseudo-queries, which
-   * make indexing two to three times slower).
+   * fewer than 32 tools are left as they are. Costs 128 searches at indexing (269 tools: about 60 ms
+   * instead of 13; 1,600 tools: about 290 ms instead of 90). `0` turns it off.
    * @default 2 (decision 0070)
    */
   hubPenalty?: number;
