@@ -199,13 +199,15 @@ const requests = everyTool.slice(0, 100).map((tool, index) => `${index % 2 ? 'pl
 const searchTasks: Record<string, () => unknown> = {
   'structuredClone of the tools (baseline)': () => structuredClone(everyTool),
   'createToolSearch over the tools': () => createToolSearch(everyTool),
+  'createToolSearch, hubPenalty 0 (no hub pseudo-queries, as before decision 0070)': () => createToolSearch(everyTool, { hubPenalty: 0 }),
   '100 searches, limit 5': () => requests.map((request) => searchIndex.search(request, { limit: 5 })),
 };
 const searchSamples = await interleaved(searchTasks);
 const buildRatios = roundRatios(searchSamples['createToolSearch over the tools']!, searchSamples['structuredClone of the tools (baseline)']!);
 const searchRatios = roundRatios(searchSamples['100 searches, limit 5']!, searchSamples['structuredClone of the tools (baseline)']!);
+const hubRatios = roundRatios(searchSamples['createToolSearch over the tools']!, searchSamples['createToolSearch, hubPenalty 0 (no hub pseudo-queries, as before decision 0070)']!);
 console.log(`| task (${allTools} tools) | median ms |\n|---|---:|`);
 for (const [name, values] of Object.entries(searchSamples)) console.log(`| ${name} | ${median(values).toFixed(2)} |`);
 console.log(
-  `\nBuilding the index takes ${median(buildRatios).toFixed(1)}x a structuredClone of the tools; 100 searches ${median(searchRatios).toFixed(2)}x (medians of per-round ratios, ${rounds} rounds; Node ${process.version}).`,
+  `\nBuilding the index takes ${median(buildRatios).toFixed(1)}x a structuredClone of the tools and ${median(hubRatios).toFixed(2)}x building it without the hub pseudo-queries; 100 searches ${median(searchRatios).toFixed(2)}x the clone (medians of per-round ratios, ${rounds} rounds; Node ${process.version}).`,
 );

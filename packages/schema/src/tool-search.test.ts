@@ -91,6 +91,60 @@ describe('createToolSearch', () => {
   });
 });
 
+// 36 everyday tools, each also naming its neighbour's topic, and one long planning tool that mentions
+// every topic without doing any of the jobs: a "hub" (decision 0070).
+const topics = (
+  'weather forecast city,currency exchange rate,translate text language,stock price ticker,flight booking airline,recipe ingredients cooking,' +
+  'movie showtimes cinema,calendar event meeting,email inbox message,image resize picture,pdf document convert,music playlist song,' +
+  'news headlines article,package tracking shipment,restaurant reservation table,hotel room booking,fitness workout exercise,dictionary word definition,' +
+  'calculator math equation,timezone clock conversion,podcast episode audio,video upload clip,map directions route,bank account balance,' +
+  'crypto wallet coin,job listings career,github repository code,sql database query,spreadsheet cells sheet,photo album gallery,' +
+  'note taking notebook,todo reminder alarm,password vault secret,domain whois lookup,qr code generator,url shortener link'
+)
+  .split(',')
+  .map((topic) => topic.split(' ') as [string, string, string]);
+const everyday = topics.map(([subject, detail, given], position) => ({
+  name: `get_${subject}_${detail}`,
+  description: `Looks up the ${subject} ${detail} for a given ${given}; see also ${topics[(position + 1) % topics.length]![0]}.`,
+  inputSchema: { type: 'object' },
+}));
+const planner = {
+  name: 'plan_subtasks',
+  description: `Keeps a list of subtasks for the current request. ${topics.map(([subject, , given]) => `For example, when the user asks about a ${subject} or a ${given}, write the steps down first.`).join(' ')}`,
+  inputSchema: { type: 'object' },
+};
+const requests = topics.map(([subject, detail, given]) => `first list the steps to get the ${subject} ${detail} for my ${given}`);
+
+describe('createToolSearch with a hub tool in the pool', () => {
+  it('ranks the tool that does the job above a long tool that mentions every request', () => {
+    const index = createToolSearch([planner, ...everyday]);
+    const firsts = requests.map((request) => index.rank(request, { limit: 1 })[0]?.name);
+    expect(firsts).toEqual(everyday.map((tool) => tool.name));
+  });
+
+  it('lets the hub take the first place when hubPenalty is 0', () => {
+    const index = createToolSearch([planner, ...everyday], { hubPenalty: 0 });
+    const firsts = requests.map((request) => index.rank(request, { limit: 1 })[0]?.name);
+    expect(firsts.filter((name) => name === 'plan_subtasks').length).toBeGreaterThan(30);
+  });
+
+  it('still finds the hub for its own job, and leaves a pool of fewer than 32 tools as it is', () => {
+    expect(createToolSearch([planner, ...everyday]).rank('plan the subtasks', { limit: 1 })[0]?.name).toBe('plan_subtasks');
+    const small = [planner, ...everyday.slice(0, 20)];
+    for (const request of requests.slice(0, 20)) {
+      expect(createToolSearch(small).rank(request)).toEqual(createToolSearch(small, { hubPenalty: 0 }).rank(request));
+    }
+  });
+
+  it('throws a clear error for a hubPenalty that is not a number of 0 or more', () => {
+    for (const hubPenalty of [-1, Number.NaN, Number.POSITIVE_INFINITY, '2']) {
+      expect(() => createToolSearch(everyday, { hubPenalty: hubPenalty as number })).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/hubPenalty must be a finite number of 0 or more/) }),
+      );
+    }
+  });
+});
+
 describe('createToolSearch with a semantic signal', () => {
   // A toy embedder: one dimension per concept, so "hoodie" and "apparel" meet without sharing a word.
   const concepts: Record<string, number> = { hoodie: 0, apparel: 0, shirt: 0, clothing: 0, forecast: 1, rain: 1, weather: 1, email: 2, message: 2 };
