@@ -173,6 +173,32 @@ describe('compactToolSchema: descriptions', () => {
     expect(compactToolSchema(schema, { keepDirectives: false }).properties.old_string).toEqual({ type: 'string', description: 'Text to replace' });
   });
 
+  it('drops a numeric format that says no more than the type and minimum, and keeps one that bounds the value', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        id: { type: 'integer', format: 'int64' },
+        price: { type: ['number', 'null'], format: 'double' },
+        since: { type: 'integer', format: 'uint64', minimum: 0 },
+        count: { type: 'integer', format: 'uint32' },
+        level: { type: 'integer', format: 'uint8', minimum: 0 },
+        page: { type: 'integer', format: 'int32' },
+        big: { type: 'string', format: 'int64' },
+      },
+    };
+    expect(compactToolSchema(schema).properties).toEqual({
+      id: { type: 'integer' },
+      price: { type: ['number', 'null'] },
+      since: { type: 'integer', minimum: 0 },
+      // Without a minimum, `uint32` is the only thing saying the value is not negative.
+      count: { type: 'integer', format: 'uint32' },
+      level: { type: 'integer', format: 'uint8', minimum: 0 },
+      page: { type: 'integer', format: 'int32' },
+      big: { type: 'string', format: 'int64' },
+    });
+    expect(compactToolSchema(schema, { dropWidthFormats: false })).toEqual(schema);
+  });
+
   it('drops every description only when asked', () => {
     const schema = { type: 'object', description: 'Root.', properties: { a: { type: 'string', description: 'A thing to do.' } } };
     expect(compactToolSchema(schema, { dropDescriptions: true })).toEqual({ type: 'object', properties: { a: { type: 'string' } } });

@@ -41,6 +41,14 @@ export interface CompactSchemaOptions {
   /** Also drop `deprecated`, `readOnly` and `writeOnly`, which some hosts act on. @default false */
   dropUsageAnnotations?: boolean;
   /**
+   * Drop a numeric `format` that says no more than the rest of the schema: `int64` on an `integer`,
+   * `float` / `double` on a `number` (ajv-formats accepts every integer and every number for them), and
+   * the unsigned 32- and 64-bit widths (`uint32`, `uint64`, `uint`, Rust's schemars output) on an
+   * `integer` that already has a `minimum` of 0 or more. `int32` (whose range ajv-formats checks) and the
+   * 8- and 16-bit widths (whose upper bound nothing else states) stay. @default true
+   */
+  dropWidthFormats?: boolean;
+  /**
    * Drop the root `$schema` when the schema validates the same under draft-07 and draft 2020-12
    * (no tuple `items`, no `$ref` beside validation keywords, no draft-only keywords). @default true
    */
@@ -189,6 +197,7 @@ function compactNode(original: unknown, pointer: string, context: NodeContext, w
     const referenced = walk.referencedPaths.has(here);
     if (walk.dropped.has(keyword) && !referenced) continue;
     if (keyword === '$schema' && pointer === '' && walk.dropDialect) continue;
+    if (keyword === 'format' && !referenced && (walk.options.dropWidthFormats ?? true) && formatSaysNothingMore(node)) continue;
     if (keyword === 'description' && typeof value === 'string' && !referenced) {
       const text = compactDescription(value, { name: context.propertyName, owners: context.owners, required: context.required, schema: node }, walk.options);
       if (text !== '') entries.push([keyword, text]);
@@ -197,6 +206,20 @@ function compactNode(original: unknown, pointer: string, context: NodeContext, w
     entries.push([keyword, compactKeywordValue(keyword, value, here, { requiredList, owners: below }, walk)]);
   }
   return Object.fromEntries(entries);
+}
+
+const unsignedWidths = new Set(['uint', 'uint32', 'uint64']);
+
+/** Whether a numeric `format` adds nothing to `type` and `minimum` (see `dropWidthFormats`). */
+function formatSaysNothingMore(node: Record<string, unknown>): boolean {
+  const { format, minimum } = node;
+  // `format` judges numbers only, so a `null` a type list also allows does not matter.
+  const types = (Array.isArray(node.type) ? node.type : [node.type]).filter((type) => type !== 'null');
+  if (types.length !== 1) return false;
+  if (types[0] === 'number') return format === 'float' || format === 'double';
+  if (types[0] !== 'integer') return false;
+  if (format === 'int64') return true;
+  return typeof format === 'string' && unsignedWidths.has(format) && typeof minimum === 'number' && minimum >= 0;
 }
 
 /** The owners of the schemas inside a node: the node's own, plus its property name when it has one. */
