@@ -13,7 +13,8 @@ import { checkToolsAgreement } from './bench/validation-agreement.ts';
 // Stainless's OpenAPI-generated MCP tools, a zod-built MCP server (Sentry), Pydantic 2 tools with $defs (tau2-bench),
 // openapi-mcp-generator's tools from GitHub's REST description, Playwright MCP's browser tools (zod 4), a Rust rmcp
 // server's schemars schemas (tentactl), a Go SDK server's golden tool list (kubernetes-mcp-server), Notion's
-// OpenAPI-converted MCP tools with $defs in every tool, Supabase's zod MCP tools with every annotation written),
+// OpenAPI-converted MCP tools with $defs in every tool, Supabase's zod MCP tools with every annotation written, Azure's
+// .NET MCP server, mcp-server-kubernetes's hand-written JSON Schemas, MongoDB's zod 4 tools with outputSchema),
 // from public documentation and sources; each file names its source.
 const fixtures = join(import.meta.dirname, '__fixtures__');
 const files = readdirSync(fixtures)
