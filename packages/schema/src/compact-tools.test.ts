@@ -81,6 +81,26 @@ describe('compactTools: shapes', () => {
     expect(compactTools(anthropic)).toEqual(anthropic);
   });
 
+  it("compacts an MCP tool's outputSchema by the input schema's rules, and keeps a broken one as it is", () => {
+    const outputSchema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      title: 'FindResult',
+      properties: { count: { type: 'integer', description: 'The number of documents found. Counted on the server.', default: 0 } },
+      required: ['count'],
+    };
+    const tool = { name: 'find', description: 'Finds documents.', inputSchema: { type: 'object' }, outputSchema };
+    const before = JSON.stringify(tool);
+    expect(compactTools([tool])[0]).toEqual({ ...tool, outputSchema: { type: 'object', properties: { count: { type: 'integer', description: 'number of documents found' } }, required: ['count'] } });
+    expect(JSON.stringify(tool)).toBe(before);
+    expect(compactTools([tool], { compactOutputSchemas: false })[0]).toEqual(tool);
+    const broken = { ...tool, outputSchema: { type: 'object', properties: { count: { $ref: '#/$defs/missing' } } } };
+    const warnings: string[] = [];
+    expect(compactTools([broken], { onWarning: (warning) => warnings.push(warning.message) })[0]).toEqual({ ...broken, outputSchema: broken.outputSchema });
+    expect(warnings).toEqual([expect.stringMatching(/tool 0 \("find"\) at \/properties\/count\/\$ref: outputSchema: .*points nowhere/)]);
+    expect(() => compactTools([broken], { onInvalid: 'throw' })).toThrow(/tool 0 \("find"\): outputSchema cannot be compacted: .*points nowhere/);
+  });
+
   it('keeps tools without a schema or description as they are', () => {
     const tools = [
       { type: 'function' as const, function: { name: 'ping' } },

@@ -44,6 +44,11 @@ export interface CompactToolsOptions extends CompactSchemaOptions {
    * `destructiveHint === true` would stop asking without them. MCP shape only. @default true
    */
   dropDefaultMcpHints?: boolean;
+  /**
+   * Compact an MCP tool's `outputSchema` by the same rules as its input schema: what `structuredContent`
+   * must match stays the same. An invalid one stays as it is, with a warning. MCP shape only. @default true
+   */
+  compactOutputSchemas?: boolean;
 }
 
 /** What {@link compactToolsChecked} did, tool by tool. */
@@ -121,11 +126,28 @@ export function compactToolsChecked<Tool>(tools: readonly Tool[], options: Compa
     }
     const description = typeof parts.description === 'string' ? compactToolDescription(parts.description, options) : parts.description;
     const compacted = withToolParts(tool, shape, { description, schema, hasSchema: parts.hasSchema });
+    if (shape === 'mcp' && (options.compactOutputSchemas ?? true) && isRecord(compacted.outputSchema)) {
+      compacted.outputSchema = compactOutputSchema(compacted.outputSchema, options, { toolIndex, toolName }, result.warnings);
+    }
     result.tools.push((shape === 'mcp' ? withoutVacuousMcpFields(compacted, options) : compacted) as Tool);
     result.outcomes.push('compacted');
   });
   if (options.dedupeSharedEnding ?? true) sayEndingOnce(result);
   return result;
+}
+
+/**
+ * An MCP tool's `outputSchema`, compacted by the input schema's rules (what `structuredContent` must match
+ * stays the same); an invalid one is kept as it is, with a warning, or throws under `onInvalid: 'throw'`.
+ */
+function compactOutputSchema(outputSchema: Record<string, unknown>, options: CompactToolsOptions, where: { toolIndex: number; toolName: string }, warnings: CompactionWarning[]): unknown {
+  const compaction = compactSchemaChecked(outputSchema, { ...options, onInvalid: 'warn' }, where);
+  const [first] = compaction.warnings;
+  if (!compaction.compacted && options.onInvalid === 'throw' && first !== undefined) {
+    throw new CtxkitError({ code: 'SCHEMA_ERROR', source: 'schema', message: `tool ${where.toolIndex} (${JSON.stringify(where.toolName)}): outputSchema cannot be compacted: ${first.problem}` });
+  }
+  warnings.push(...compaction.warnings.map(({ message: _message, problem, ...fields }) => compactionWarning({ ...fields, problem: `outputSchema: ${problem}` })));
+  return compaction.schema;
 }
 
 // The optional fields of an MCP Tool and of its ToolAnnotations (MCP schema 2025-06-18); `name`,
