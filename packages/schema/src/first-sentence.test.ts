@@ -60,6 +60,11 @@ describe('firstSentenceAndDirectives', () => {
   it.each([
     ['keeps a later "do not"', 'Path to the file. Relative to the root. Do not provide an absolute path.', 'Path to the file. Do not provide an absolute path.'],
     ['keeps "must", "always", "never" in any case', 'Text to replace. MUST appear once. Never empty. Always quoted.', 'Text to replace. MUST appear once. Never empty. Always quoted.'],
+    [
+      'keeps a note to the LLM',
+      'Vector to search for. Note to LLM: check the index with collection-indexes first.',
+      'Vector to search for. Note to LLM: check the index with collection-indexes first.',
+    ],
     ['keeps "ensure" and "important"', 'New code. Ensure it compiles. Important: no placeholders. Spaces only.', 'New code. Ensure it compiles. Important: no placeholders.'],
     ['drops descriptive sentences, "should" ones too', 'Region URL. Usually not needed. It should be omitted.', 'Region URL.'],
     ['is the first sentence alone when nothing later directs', 'Issue title. Keep it short.', 'Issue title.'],

@@ -108,13 +108,15 @@ export function firstSentence(text: string, options: { minWords?: number } = {})
 }
 
 // Words of a sentence that tells the model what it must or must not do ("Do not provide an absolute path.",
-// "Must appear exactly once.", "Always ask the user."); "should" is left out: it mostly describes.
-const directive = /\b(?:always|never|must|do not|don't|ensure|make sure|important|critical)\b/i;
+// "Must appear exactly once.", "Always ask the user.") or speaks to it ("Note to LLM: …"); "should" is left
+// out: it mostly describes.
+const directive = /\b(?:always|never|must|do not|don't|ensure|make sure|important|critical|llms?)\b/i;
 
 /**
  * The first sentence of a description (as {@link firstSentence} cuts it), followed by every later sentence
  * that tells the model what it must or must not do: one with "always", "never", "must", "do not", "don't",
- * "ensure", "make sure", "important" or "critical". The sentences kept are joined with one space.
+ * "ensure", "make sure", "important" or "critical", or one that names the model as "LLM" ("Note to LLM:
+ * use the indexes tool first."). The sentences kept are joined with one space.
  * @example
  * ```ts
  * firstSentenceAndDirectives('The organization ID. Found in the settings. Always ask the user.');
