@@ -63,6 +63,23 @@ describe('checkToolsAgreement', () => {
     expect(report.agreement).toBe(1);
   });
 
+  it("judges an MCP tool's outputSchema as an entry of its own, and catches a compaction that broke it", () => {
+    const tools = [{ name: 'a', inputSchema: { type: 'object' }, outputSchema: schema }];
+    const report = checkToolsAgreement({ tools, compacted: compactTools(tools), compile });
+    expect(report.tools.map((tool) => [tool.name, tool.schema])).toEqual([
+      ['a', 'input'],
+      ['a', 'output'],
+    ]);
+    expect(report.agreement).toBe(1);
+    const broken = [{ ...tools[0], outputSchema: { ...schema, required: [] } }];
+    const failed = checkToolsAgreement({ tools, compacted: broken, compile });
+    expect(failed.tools.map((tool) => [tool.schema, tool.disagreements.length > 0])).toEqual([
+      ['input', false],
+      ['output', true],
+    ]);
+    expect(failed.agreement).toBeLessThan(1);
+  });
+
   it('refuses lists of different lengths', () => {
     expect(() => checkToolsAgreement({ tools: [{}], compacted: [], compile })).toThrow(CtxkitError);
   });

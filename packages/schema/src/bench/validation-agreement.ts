@@ -128,6 +128,8 @@ export function checkValidationAgreement(options: ValidationAgreementOptions): V
 export interface ToolAgreement extends ValidationAgreement {
   index: number;
   name: string;
+  /** Which of the tool's schemas: its input schema, or an MCP tool's `outputSchema` (an entry of its own). */
+  schema: 'input' | 'output';
 }
 
 /** How a list of tools and its compacted form judged the same instances, tool by tool and in all. */
@@ -170,17 +172,20 @@ export function checkToolsAgreement(options: { tools: readonly unknown[]; compac
       result.skipped++;
       return;
     }
-    const agreement = checkValidationAgreement({
-      original: parts.schema,
-      compacted: toolParts(compactedTool, compactedShape).schema,
-      compile: options.compile,
-      ...(options.defaultDialect === undefined ? {} : { defaultDialect: options.defaultDialect }),
-    });
-    const entry: ToolAgreement = { index, name: typeof parts.name === 'string' ? parts.name : `#${index}`, ...agreement };
-    result.tools.push(entry);
-    result.checked += agreement.checked;
-    result.agreed += agreement.agreed;
-    if (agreement.failure) result.failures.push(entry);
+    const name = typeof parts.name === 'string' ? parts.name : `#${index}`;
+    const record = (schema: ToolAgreement['schema'], agreement: ValidationAgreement) => {
+      const entry: ToolAgreement = { index, name, schema, ...agreement };
+      result.tools.push(entry);
+      result.checked += agreement.checked;
+      result.agreed += agreement.agreed;
+      if (agreement.failure) result.failures.push(entry);
+    };
+    const defaultDialect = options.defaultDialect === undefined ? {} : { defaultDialect: options.defaultDialect };
+    record('input', checkValidationAgreement({ original: parts.schema, compacted: toolParts(compactedTool, compactedShape).schema, compile: options.compile, ...defaultDialect }));
+    // An MCP tool's outputSchema is compacted too (decision 0075): what structuredContent must match is judged the same way.
+    if (shape === 'mcp' && isRecord(tool.outputSchema) && isRecord(compactedTool.outputSchema)) {
+      record('output', checkValidationAgreement({ original: tool.outputSchema, compacted: compactedTool.outputSchema, compile: options.compile, ...defaultDialect }));
+    }
   });
   result.agreement = result.checked === 0 ? 1 : result.agreed / result.checked;
   return result;
