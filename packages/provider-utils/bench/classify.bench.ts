@@ -55,6 +55,7 @@ const holdout25: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout26: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-26.json'), 'utf8'));
 const holdout27: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-27.json'), 'utf8'));
 const holdout28: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-28.json'), 'utf8'));
+const holdout29: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-29.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -154,6 +155,7 @@ for (const [name, set, file] of [
   ['twenty-sixth', holdout26, 'provider-errors-holdout-26.json'],
   ['twenty-seventh', holdout27, 'provider-errors-holdout-27.json'],
   ['twenty-eighth', holdout28, 'provider-errors-holdout-28.json'],
+  ['twenty-ninth', holdout29, 'provider-errors-holdout-29.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);
