@@ -244,3 +244,42 @@ describe('compactTools: bad input', () => {
     }
   });
 });
+
+describe('compactTools: a parameter many tools declare alike (dedupeSharedParameters)', () => {
+  const owner = { type: 'string', description: 'Repository owner' };
+  const tool = (name: string, properties: Record<string, unknown>) => ({ name, description: `${name}.`, inputSchema: { type: 'object', properties, required: Object.keys(properties) } });
+  const tools = [
+    tool('get_issue', { owner, number: { type: 'integer', description: 'Issue number to read' } }),
+    tool('list_issues', { owner }),
+    tool('create_issue', { owner, body: { type: 'string', description: 'Text in Markdown' } }),
+    // Same name, another description: not the same parameter.
+    tool('fork', { owner: { type: 'string', description: 'Account to fork to' } }),
+  ];
+
+  it('is off by default', () => {
+    expect(compactToolsChecked(tools).sharedParameters).toBeUndefined();
+    expect(compactTools(tools)).toEqual(compactTools(tools, { dedupeSharedParameters: false }));
+  });
+
+  it('describes it on the first tool only, and says what it shared', () => {
+    const result = compactToolsChecked(tools, { dedupeSharedParameters: true });
+    const owners = result.tools.map((compacted) => (compacted as { inputSchema: { properties: Record<string, unknown> } }).inputSchema.properties.owner);
+    expect(owners).toEqual([owner, { type: 'string' }, { type: 'string' }, { type: 'string', description: 'Account to fork to' }]);
+    expect(result.sharedParameters).toEqual([{ name: 'owner', description: 'Repository owner', tools: [0, 1, 2] }]);
+    // Everything else stays as the default mode writes it.
+    expect((result.tools[2] as { inputSchema: { properties: Record<string, unknown> } }).inputSchema.properties.body).toEqual({ type: 'string', description: 'Text in Markdown' });
+  });
+
+  it('needs three tools alike, and leaves a parameter a $ref points into', () => {
+    expect(compactToolsChecked(tools.slice(1, 3), { dedupeSharedParameters: true }).sharedParameters).toBeUndefined();
+    const pointed = { ...tools[2]!, inputSchema: { ...tools[2]!.inputSchema, properties: { owner, copy: { $ref: '#/properties/owner' } } } };
+    const result = compactToolsChecked([tools[0]!, tools[1]!, pointed], { dedupeSharedParameters: true });
+    expect(result.sharedParameters).toBeUndefined();
+  });
+
+  it('works on OpenAI-shaped tools too', () => {
+    const openai = tools.slice(0, 3).map(({ name, inputSchema }) => ({ type: 'function' as const, function: { name, parameters: inputSchema } }));
+    const result = compactToolsChecked(openai, { dedupeSharedParameters: true });
+    expect(result.tools.map((compacted) => (compacted.function.parameters as { properties: Record<string, unknown> }).properties.owner)).toEqual([owner, { type: 'string' }, { type: 'string' }]);
+  });
+});

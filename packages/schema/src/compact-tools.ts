@@ -5,6 +5,7 @@ import { CtxkitError } from '@ctxkit/core';
 import { collapseWhitespace, compactDataBlocks, stripEmphasis, tidyWhitespace } from './description-text.ts';
 import { firstSentence, sentenceStarts } from './first-sentence.ts';
 import { isRecord } from './schema-keywords.ts';
+import { describeSharedParametersOnce, type SharedParameter } from './shared-parameters.ts';
 import { type ToolDefinition, toolParts, toolShape, withToolParts } from './tool-shapes.ts';
 
 /** Options for {@link compactTools}. */
@@ -49,6 +50,14 @@ export interface CompactToolsOptions extends CompactSchemaOptions {
    * must match stays the same. An invalid one stays as it is, with a warning. MCP shape only. @default true
    */
   compactOutputSchemas?: boolean;
+  /**
+   * Describe a parameter once across the list: where three or more tools declare the same top-level
+   * parameter word for word (name, schema and description: `owner`, "Repository owner", on 40 tools), the
+   * first keeps its description and the rest drop it; `sharedParameters` reports what was shared. Off by
+   * default: the model must read the tools as one list, so a host that shows only some of them (tool search,
+   * `deferTools` over compacted tools) would show a parameter without its description. @default false
+   */
+  dedupeSharedParameters?: boolean;
 }
 
 /** What {@link compactToolsChecked} did, tool by tool. */
@@ -60,6 +69,8 @@ export interface ToolsCompaction<Tool> {
   droppedDialect: number[];
   /** The closing sentences every description repeated, now kept on the first tool only (`dedupeSharedEnding`). */
   sharedEnding?: string;
+  /** The parameters several tools declared word for word, now described on the first only (`dedupeSharedParameters`). */
+  sharedParameters?: SharedParameter[];
   warnings: CompactionWarning[];
 }
 
@@ -133,6 +144,7 @@ export function compactToolsChecked<Tool>(tools: readonly Tool[], options: Compa
     result.outcomes.push('compacted');
   });
   if (options.dedupeSharedEnding ?? true) sayEndingOnce(result);
+  if (options.dedupeSharedParameters) describeParametersOnce(result);
   return result;
 }
 
@@ -220,6 +232,25 @@ function sayEndingOnce<Tool>(result: ToolsCompaction<Tool>): void {
     const text = description.slice(0, -ending.length).trimEnd();
     result.tools[index] = withToolParts(tool, shape, { description: text, schema: parts.schema, hasSchema: parts.hasSchema }) as Tool;
   }
+}
+
+/** The set-wide step on compacted input schemas: a parameter many tools declare alike is described once. */
+function describeParametersOnce<Tool>(result: ToolsCompaction<Tool>): void {
+  const schemas = result.tools.map((tool, index) => {
+    if (result.outcomes[index] !== 'compacted') return undefined;
+    const parts = toolParts(tool as Record<string, unknown>, toolShape(tool)!);
+    return parts.hasSchema ? parts.schema : undefined;
+  });
+  const { schemas: described, shared } = describeSharedParametersOnce(schemas);
+  if (shared.length === 0) return;
+  result.sharedParameters = shared;
+  described.forEach((schema, index) => {
+    if (schema === schemas[index]) return;
+    const tool = result.tools[index] as Record<string, unknown>;
+    const shape = toolShape(tool)!;
+    const parts = toolParts(tool, shape);
+    result.tools[index] = withToolParts(tool, shape, { description: parts.description, schema, hasSchema: true }) as Tool;
+  });
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 export { type CompactSchemaOptions, compactDescription, compactSchemaChecked, compactToolSchema, type SchemaCompaction, type SchemaLocation } from './compact-tool-schema.ts';
 export { type CompactToolsOptions, compactTools, compactToolsChecked, type ToolsCompaction } from './compact-tools.ts';
+export type { SharedParameter } from './shared-parameters.ts';
 export type { CompactionWarning } from './compaction-warning.ts';
 export { dedupeBranchDescriptions } from './branch-descriptions.ts';
 export { collapseNullable } from './collapse-nullable.ts';
