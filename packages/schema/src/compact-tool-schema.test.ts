@@ -251,7 +251,8 @@ describe('compactToolSchema: the Optional-union rule, once is enough', () => {
   it("compacts a description lifted from the branch as the property's own", () => {
     const schema = { type: 'object', properties: { title: { anyOf: [{ type: 'string', description: 'Optional: Path' }, { type: 'null' }] } }, required: [] };
     const once = compactToolSchema(schema);
-    expect(once).toEqual({ type: 'object', properties: { title: { type: ['string', 'null'], description: 'Path' } }, required: [] });
+    // `required: []` requires nothing and goes too (dropEmptyRequired).
+    expect(once).toEqual({ type: 'object', properties: { title: { type: ['string', 'null'], description: 'Path' } } });
     expect(compactToolSchema(once)).toEqual(once);
   });
 });

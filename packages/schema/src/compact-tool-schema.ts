@@ -49,6 +49,11 @@ export interface CompactSchemaOptions {
    */
   dropWidthFormats?: boolean;
   /**
+   * Drop `required: []`, which requires nothing. `compactTools` keeps it on OpenAI tools marked
+   * `strict: true`, whose strict mode wants `required` on every object. @default true
+   */
+  dropEmptyRequired?: boolean;
+  /**
    * Drop the root `$schema` when the schema validates the same under draft-07 and draft 2020-12
    * (no tuple `items`, no `$ref` beside validation keywords, no draft-only keywords). @default true
    */
@@ -198,6 +203,7 @@ function compactNode(original: unknown, pointer: string, context: NodeContext, w
     if (walk.dropped.has(keyword) && !referenced) continue;
     if (keyword === '$schema' && pointer === '' && walk.dropDialect) continue;
     if (keyword === 'format' && !referenced && (walk.options.dropWidthFormats ?? true) && formatSaysNothingMore(node)) continue;
+    if (keyword === 'required' && !referenced && Array.isArray(value) && value.length === 0 && (walk.options.dropEmptyRequired ?? true)) continue;
     if (keyword === 'description' && typeof value === 'string' && !referenced) {
       const text = compactDescription(value, { name: context.propertyName, owners: context.owners, required: context.required, schema: node }, walk.options);
       if (text !== '') entries.push([keyword, text]);

@@ -101,6 +101,23 @@ describe('compactTools: shapes', () => {
     expect(() => compactTools([broken], { onInvalid: 'throw' })).toThrow(/tool 0 \("find"\): outputSchema cannot be compacted: .*points nowhere/);
   });
 
+  it('leaves out `execution` when it says only the default taskSupport, and `required: []` unless the tool is strict', () => {
+    const tools = [
+      { name: 'apps_list', inputSchema: { type: 'object', properties: {}, required: [] }, execution: { taskSupport: 'forbidden' } },
+      { name: 'build', inputSchema: { type: 'object' }, execution: { taskSupport: 'optional' } },
+      { name: 'deploy', inputSchema: { type: 'object' }, execution: { taskSupport: 'forbidden', ttl: 60 } },
+    ];
+    expect(compactTools(tools)).toEqual([
+      { name: 'apps_list', inputSchema: { type: 'object', properties: {} } },
+      { name: 'build', inputSchema: { type: 'object' }, execution: { taskSupport: 'optional' } },
+      { name: 'deploy', inputSchema: { type: 'object' }, execution: { ttl: 60 } },
+    ]);
+    expect(compactTools(tools, { dropDefaultMcpHints: false, dropEmptyRequired: false })).toEqual(tools);
+    const strict = { type: 'function' as const, function: { name: 'ping', parameters: { type: 'object', properties: {}, required: [], additionalProperties: false }, strict: true } };
+    const loose = { type: 'function' as const, function: { ...strict.function, strict: false } };
+    expect(compactTools([strict, loose]).map((tool) => tool.function.parameters)).toEqual([strict.function.parameters, { type: 'object', properties: {}, additionalProperties: false }]);
+  });
+
   it('keeps tools without a schema or description as they are', () => {
     const tools = [
       { type: 'function' as const, function: { name: 'ping' } },

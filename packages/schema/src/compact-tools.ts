@@ -6,7 +6,7 @@ import { collapseWhitespace, compactDataBlocks, stripEmphasis, tidyWhitespace } 
 import { firstSentence, sentenceStarts } from './first-sentence.ts';
 import { isRecord } from './schema-keywords.ts';
 import { describeSharedParametersOnce, type SharedParameter } from './shared-parameters.ts';
-import { type ToolDefinition, toolParts, toolShape, withToolParts } from './tool-shapes.ts';
+import { type ToolDefinition, type ToolShape, toolParts, toolShape, withToolParts } from './tool-shapes.ts';
 
 /** Options for {@link compactTools}. */
 export interface CompactToolsOptions extends CompactSchemaOptions {
@@ -42,7 +42,9 @@ export interface CompactToolsOptions extends CompactSchemaOptions {
    * `destructiveHint: false` on a tool with `readOnlyHint: true` (the schema gives it meaning only when
    * `readOnlyHint` is false); an `annotations` object left empty goes too. `destructiveHint: true` and
    * `openWorldHint: true` are defaults as well but stay: a host that asks before a call when
-   * `destructiveHint === true` would stop asking without them. MCP shape only. @default true
+   * `destructiveHint === true` would stop asking without them. Also `execution.taskSupport: "forbidden"`,
+   * the default (the MCP TypeScript SDK writes it on every tool), and an `execution` left empty. MCP shape
+   * only. @default true
    */
   dropDefaultMcpHints?: boolean;
   /**
@@ -125,7 +127,7 @@ export function compactToolsChecked<Tool>(tools: readonly Tool[], options: Compa
     }
     let schema = parts.schema;
     if (parts.hasSchema) {
-      const compaction = compactSchemaChecked(parts.schema, options, { toolIndex, toolName });
+      const compaction = compactSchemaChecked(parts.schema, isStrict(tool, shape) ? { ...options, dropEmptyRequired: false } : options, { toolIndex, toolName });
       result.warnings.push(...compaction.warnings);
       if (!compaction.compacted) {
         result.tools.push(original);
@@ -162,6 +164,13 @@ function compactOutputSchema(outputSchema: Record<string, unknown>, options: Com
   return compaction.schema;
 }
 
+/** An OpenAI tool in strict mode (Chat's `function.strict`, Responses' `strict`), whose schema rules are stricter. */
+function isStrict(tool: Record<string, unknown>, shape: ToolShape): boolean {
+  if (shape !== 'openai' && shape !== 'openai-responses') return false;
+  const holder = shape === 'openai' && isRecord(tool.function) ? tool.function : tool;
+  return holder.strict === true;
+}
+
 // The optional fields of an MCP Tool and of its ToolAnnotations (MCP schema 2025-06-18); `name`,
 // `description` and `inputSchema` are compaction's own and never dropped here.
 const optionalMcpFields = new Set(['title', 'outputSchema', 'annotations', '_meta', 'icons']);
@@ -182,6 +191,12 @@ function withoutVacuousMcpFields(tool: Record<string, unknown>, options: Compact
       });
       if (dropDefaults && hints.length === 0) continue;
       out[field] = Object.fromEntries(hints);
+      continue;
+    }
+    // `execution.taskSupport` defaults to "forbidden" (MCP 2025-11-25): a tool that says only that says nothing.
+    if (field === 'execution' && dropDefaults && isRecord(value)) {
+      const rest = Object.entries(value).filter(([key, inner]) => !(key === 'taskSupport' && inner === 'forbidden'));
+      if (rest.length > 0) out[field] = rest.length === Object.keys(value).length ? value : Object.fromEntries(rest);
       continue;
     }
     out[field] = value;
