@@ -38,7 +38,7 @@ describe('compactTools: shapes', () => {
 
   it('leaves out the optional MCP fields a Python client dumped as null, and keeps every field with a value', () => {
     const tools = [
-      { name: 'quote', description: 'Gets a quote.', inputSchema: { type: 'object' }, annotations: null, title: null, outputSchema: null, _meta: null },
+      { name: 'quote', description: 'Gets a quote.', inputSchema: { type: 'object' }, annotations: null, title: null, outputSchema: null, execution: null, _meta: null },
       {
         name: 'versions',
         description: 'Lists versions.',

@@ -171,9 +171,9 @@ function isStrict(tool: Record<string, unknown>, shape: ToolShape): boolean {
   return holder.strict === true;
 }
 
-// The optional fields of an MCP Tool and of its ToolAnnotations (MCP schema 2025-06-18); `name`,
+// The optional fields of an MCP Tool and of its ToolAnnotations (MCP schema 2025-06-18; `execution` since 2025-11-25); `name`,
 // `description` and `inputSchema` are compaction's own and never dropped here.
-const optionalMcpFields = new Set(['title', 'outputSchema', 'annotations', '_meta', 'icons']);
+const optionalMcpFields = new Set(['title', 'outputSchema', 'annotations', 'execution', '_meta', 'icons']);
 const optionalAnnotationFields = new Set(['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
 
 /** The MCP tool without the optional fields it set to null and the hints that restate a default (a copy). */
