@@ -199,6 +199,27 @@ describe('compactToolSchema: descriptions', () => {
     expect(compactToolSchema(schema, { dropWidthFormats: false })).toEqual(schema);
   });
 
+  it('drops a subschema that accepts everything, unless unevaluatedProperties could see what it evaluated', () => {
+    const record = { type: 'object', propertyNames: { type: 'string' }, additionalProperties: {} };
+    const schema = {
+      type: 'object',
+      properties: { headers: record, extra: { type: 'object', additionalProperties: true }, closed: { type: 'object', additionalProperties: false } },
+      additionalProperties: { type: 'string' },
+    };
+    expect(compactToolSchema(schema)).toEqual({
+      type: 'object',
+      properties: { headers: { type: 'object' }, extra: { type: 'object' }, closed: { type: 'object', additionalProperties: false } },
+      additionalProperties: { type: 'string' },
+    });
+    expect(compactToolSchema(schema, { dropVacuousSubschemas: false })).toEqual(schema);
+    // Here `additionalProperties: true` marks every property evaluated, so the outer unevaluatedProperties
+    // lets `x` through; without it `x` would be rejected. The rule stands down.
+    const evaluated = { $schema: 'https://json-schema.org/draft/2020-12/schema', allOf: [{ additionalProperties: true }], unevaluatedProperties: false };
+    expect(compactToolSchema(evaluated)).toEqual(evaluated);
+    const { compile } = ajvCompiler();
+    expect(compile(compactToolSchema(evaluated), 'draft-2020-12')({ x: 1 })).toBe(compile(evaluated, 'draft-2020-12')({ x: 1 }));
+  });
+
   it('drops every description only when asked', () => {
     const schema = { type: 'object', description: 'Root.', properties: { a: { type: 'string', description: 'A thing to do.' } } };
     expect(compactToolSchema(schema, { dropDescriptions: true })).toEqual({ type: 'object', properties: { a: { type: 'string' } } });

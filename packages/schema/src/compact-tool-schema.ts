@@ -54,6 +54,14 @@ export interface CompactSchemaOptions {
    */
   dropEmptyRequired?: boolean;
   /**
+   * Drop a subschema that accepts everything where leaving the keyword out means the same:
+   * `additionalProperties` or `additionalItems` that is `true` or `{}`, and `propertyNames` that is `true`,
+   * `{}` or `{ type: 'string' }` (every key is a string; zod 4 writes it on each record). Not done in a
+   * schema that uses `unevaluatedProperties` / `unevaluatedItems` (which see what `additionalProperties`
+   * evaluated) or a reference the walk cannot follow. @default true
+   */
+  dropVacuousSubschemas?: boolean;
+  /**
    * Drop the root `$schema` when the schema validates the same under draft-07 and draft 2020-12
    * (no tuple `items`, no `$ref` beside validation keywords, no draft-only keywords). @default true
    */
@@ -109,6 +117,8 @@ interface Walk {
   dropped: ReadonlySet<string>;
   referencedPaths: ReadonlySet<string>;
   dropDialect: boolean;
+  /** Whether `dropVacuousSubschemas` applies to this schema (see {@link vacuousIsSafe}). */
+  dropVacuous: boolean;
 }
 
 function escapeSegment(segment: string | number): string {
@@ -209,7 +219,9 @@ function compactNode(original: unknown, pointer: string, context: NodeContext, w
       if (text !== '') entries.push([keyword, text]);
       continue;
     }
-    entries.push([keyword, compactKeywordValue(keyword, value, here, { requiredList, owners: below }, walk)]);
+    const compacted = compactKeywordValue(keyword, value, here, { requiredList, owners: below }, walk);
+    if (walk.dropVacuous && !referenced && acceptsEverything(keyword, compacted)) continue;
+    entries.push([keyword, compacted]);
   }
   return Object.fromEntries(entries);
 }
@@ -226,6 +238,34 @@ function formatSaysNothingMore(node: Record<string, unknown>): boolean {
   if (types[0] !== 'integer') return false;
   if (format === 'int64') return true;
   return typeof format === 'string' && unsignedWidths.has(format) && typeof minimum === 'number' && minimum >= 0;
+}
+
+const openWhenEmpty = new Set(['additionalProperties', 'additionalItems', 'propertyNames']);
+
+/** Whether a compacted keyword value accepts every instance, so that leaving the keyword out means the same. */
+function acceptsEverything(keyword: string, value: unknown): boolean {
+  if (!openWhenEmpty.has(keyword)) return false;
+  if (value === true) return true;
+  if (!isRecord(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length === 0 || (keyword === 'propertyNames' && keys.length === 1 && value.type === 'string');
+}
+
+/**
+ * Whether dropping an accept-everything `additionalProperties` / `additionalItems` is exact here: they
+ * still evaluate what they accept, and `unevaluatedProperties` / `unevaluatedItems` (anywhere, or behind a
+ * reference to another document or a dynamic one) read that. A raw scan: a data value holding such a key
+ * only makes the rule stand down.
+ */
+function vacuousIsSafe(schema: unknown): boolean {
+  if (Array.isArray(schema)) return schema.every(vacuousIsSafe);
+  if (!isRecord(schema)) return true;
+  for (const [key, inner] of Object.entries(schema)) {
+    if (key === 'unevaluatedProperties' || key === 'unevaluatedItems' || key === '$dynamicRef' || key === '$recursiveRef') return false;
+    if (key === '$ref' && typeof inner === 'string' && !inner.startsWith('#')) return false;
+    if (!vacuousIsSafe(inner)) return false;
+  }
+  return true;
 }
 
 /** The owners of the schemas inside a node: the node's own, plus its property name when it has one. */
@@ -301,7 +341,13 @@ export function compactSchemaChecked(input: unknown, options: CompactSchemaOptio
   const dialect = declaredDialect(schema);
   const dropDialect =
     (options.dropDialect ?? true) && !keep.has('$schema') && (dialect === 'draft-07' || dialect === 'draft-2019-09' || dialect === 'draft-2020-12') && dialectDifference(schema) === undefined;
-  const compacted = compactNode(schema, '', { owners: location.toolName === undefined ? [] : [location.toolName] }, { options, dropped, referencedPaths: inspection.referencedPaths, dropDialect });
+  const dropVacuous = (options.dropVacuousSubschemas ?? true) && vacuousIsSafe(schema);
+  const compacted = compactNode(
+    schema,
+    '',
+    { owners: location.toolName === undefined ? [] : [location.toolName] },
+    { options, dropped, referencedPaths: inspection.referencedPaths, dropDialect, dropVacuous },
+  );
   return { schema: compacted, compacted: true, droppedDialect: dropDialect, warnings };
 }
 
