@@ -300,3 +300,13 @@ describe('compactTools: a parameter many tools declare alike (dedupeSharedParame
     expect(result.tools.map((compacted) => (compacted.function.parameters as { properties: Record<string, unknown> }).properties.owner)).toEqual([owner, { type: 'string' }, { type: 'string' }]);
   });
 });
+
+describe('compactTools: data keys', () => {
+  it('keeps an MCP tool field named __proto__ as data', () => {
+    const [tool] = JSON.parse('[{"name":"t","inputSchema":{"type":"object"},"__proto__":{"x":1},"annotations":{"readOnlyHint":false}}]') as Record<string, unknown>[];
+    const [compacted] = compactTools([tool!]) as Record<string, unknown>[];
+    expect(Object.hasOwn(compacted!, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(compacted)).toBe(Object.prototype);
+    expect(compacted).not.toHaveProperty('annotations');
+  });
+});

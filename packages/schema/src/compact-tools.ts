@@ -181,7 +181,8 @@ function withoutVacuousMcpFields(tool: Record<string, unknown>, options: Compact
   const dropNull = options.dropNullMcpFields ?? true;
   const dropDefaults = options.dropDefaultMcpHints ?? true;
   if (!dropNull && !dropDefaults) return tool;
-  const out: Record<string, unknown> = {};
+  // Built from entries, so a field named `__proto__` stays data.
+  const out: [string, unknown][] = [];
   for (const [field, value] of Object.entries(tool)) {
     if (dropNull && value === null && optionalMcpFields.has(field)) continue;
     if (field === 'annotations' && isRecord(value)) {
@@ -190,18 +191,18 @@ function withoutVacuousMcpFields(tool: Record<string, unknown>, options: Compact
         return !(dropDefaults && restatesDefault(hint, hintValue, value));
       });
       if (dropDefaults && hints.length === 0) continue;
-      out[field] = Object.fromEntries(hints);
+      out.push([field, Object.fromEntries(hints)]);
       continue;
     }
     // `execution.taskSupport` defaults to "forbidden" (MCP 2025-11-25): a tool that says only that says nothing.
     if (field === 'execution' && dropDefaults && isRecord(value)) {
       const rest = Object.entries(value).filter(([key, inner]) => !(key === 'taskSupport' && inner === 'forbidden'));
-      if (rest.length > 0) out[field] = rest.length === Object.keys(value).length ? value : Object.fromEntries(rest);
+      if (rest.length > 0) out.push([field, rest.length === Object.keys(value).length ? value : Object.fromEntries(rest)]);
       continue;
     }
-    out[field] = value;
+    out.push([field, value]);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 /**

@@ -100,3 +100,13 @@ describe('dropUnusedDefinitions over generated schemas', () => {
     );
   });
 });
+
+describe('dropUnusedDefinitions and data keys', () => {
+  it('keeps a root key named __proto__ as data', () => {
+    const schema = JSON.parse('{"type":"object","__proto__":{"x":1},"$defs":{"unused":{"type":"string"}}}') as Record<string, unknown>;
+    const pruned = dropUnusedDefinitions(schema);
+    expect(Object.hasOwn(pruned, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(pruned)).toBe(Object.prototype);
+    expect(pruned).not.toHaveProperty('$defs');
+  });
+});

@@ -77,21 +77,22 @@ export function dropUnusedDefinitions(schema: Record<string, unknown>): Record<s
   // Anything inside a definition that nobody reaches can still hold an `$id` or an anchor another part uses.
   if (other || maps.some((keyword) => hasOtherWayIn(schema[keyword]))) return schema;
   let changed = false;
-  const out: Record<string, unknown> = {};
+  // Built from entries, so a key named `__proto__` stays data.
+  const out: [string, unknown][] = [];
   for (const [keyword, value] of Object.entries(schema)) {
     if (!maps.includes(keyword as never) || !isRecord(value)) {
-      out[keyword] = value;
+      out.push([keyword, value]);
       continue;
     }
     const kept = Object.entries(value).filter(([name]) => used.get(keyword as (typeof definitionKeywords)[number])!.has(name));
     if (kept.length === Object.keys(value).length) {
-      out[keyword] = value;
+      out.push([keyword, value]);
       continue;
     }
     changed = true;
-    if (kept.length > 0) out[keyword] = Object.fromEntries(kept);
+    if (kept.length > 0) out.push([keyword, Object.fromEntries(kept)]);
   }
-  return changed ? out : schema;
+  return changed ? Object.fromEntries(out) : schema;
 }
 
 function hasOtherWayIn(value: unknown): boolean {
