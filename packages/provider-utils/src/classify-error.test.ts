@@ -216,3 +216,21 @@ describe('classifyError on ctxkit errors', () => {
     expect(classifyError(new CtxkitError({ code: 'ABORTED', message: 'stopped' }))).toMatchObject({ kind: 'other', fallback: false });
   });
 });
+
+describe('classifyError on the thirtieth held-out set’s families (decision 0064)', () => {
+  it('does not retry a quota whose metric name is per day, spelt with underscores', () => {
+    const body =
+      '{"error":{"code":429,"message":"You exceeded your current quota...","status":"RESOURCE_EXHAUSTED","details":[{"quota":"example.googleapis.com/requests_per_project_per_day","limit":0}]}}';
+    expect(classifyError({ status: 429, body })).toMatchObject({ kind: 'rate_limit', retryable: false });
+  });
+
+  it('reads the prompt size from "your request has N input tokens"', () => {
+    const result = classifyError("This model's maximum context length is 2048 tokens. However, your request has 3000 input tokens.");
+    expect(result).toMatchObject({ kind: 'context_overflow', limitTokens: 2048, reportedTokens: 3000 });
+  });
+
+  it('reads the input part of "(N of text input, M in the output)", so a caller can see a smaller output budget fits', () => {
+    const body = "This endpoint's maximum context length is 8192 tokens. However, you requested about 9000 tokens (500 of text input, 8500 in the output).";
+    expect(classifyError({ status: 400, body })).toMatchObject({ kind: 'context_overflow', limitTokens: 8192, inputTokens: 500, requestedOutputTokens: 8500 });
+  });
+});

@@ -179,7 +179,7 @@ const rateLimitWords = new RegExp(
 const openAiBillingQuota = /exceeded your current quota\b[\s\S]{0,200}?\berror-codes\b/;
 // A quota that waiting a moment does not restore: daily caps, an exhausted balance.
 const exhaustedQuota = new RegExp(
-  String.raw`insufficient[_ ]quota|per ?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\bfor the (?:month|week|day)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\b[TR]PD\b|insufficient (?:account )?(?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${openAiBillingQuota.source}|${periodLimitExhausted.source}|${outOfCredit.source}`,
+  String.raw`insufficient[_ ]quota|per[ _]?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\bfor the (?:month|week|day)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\b[TR]PD\b|insufficient (?:account )?(?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${openAiBillingQuota.source}|${periodLimitExhausted.source}|${outOfCredit.source}`,
   'i',
 );
 // Words that make an error an overflow whatever its status: Anthropic answers 429 for a long-context
@@ -342,7 +342,7 @@ const reportedPatterns = [
   /\bgiven:\s*(\d+)/i,
   /total of (?:at least )?(\d+)/i,
   /(?:requested tokens|requested|request contains|resulted in|token count of|token count|received|actual:|current length is|input length|prompt contains|too long|too large|n_prompt_tokens|n_keep|contains)\W{0,3}(?:about |at least )?\(?(\d+)/i,
-  /\b(?:prompt|input|message|request) (?:is|of|has)\W{0,3}(\d+) tokens/i,
+  /\b(?:prompt|input|message|request) (?:is|of|has)\W{0,3}(\d+) (?:input |prompt )?tokens/i,
   /\bnumber of (?:input |prompt )?tokens\W{0,3}(\d+)/i,
   /\bkeep the first (\d+) tokens/i,
   /\btoken count (?:is|of)\s+(\d+)/i,
@@ -369,7 +369,7 @@ function overflowNumbers(text: string): Partial<ProviderErrorClassification> {
     return { ...found, reportedTokens: input + output, inputTokens: input, requestedOutputTokens: output };
   }
   const reportedTokens = firstNumber(text, reportedPatterns);
-  const inMessages = number(/(\d+) in (?:the|your) (?:messages|prompt)/i.exec(text)?.[1]);
+  const inMessages = number(/(\d+) (?:in (?:the|your) (?:messages|prompt)|of text input)/i.exec(text)?.[1]);
   const inCompletion = number(/(\d+) (?:in|for) the (?:completion|output)/i.exec(text)?.[1]);
   return {
     ...found,
