@@ -9,13 +9,11 @@ import { normalizeToolsInput } from './normalize-tools-input.ts';
 import { schemaBench } from './bench/schema-bench.ts';
 import { checkToolsAgreement } from './bench/validation-agreement.ts';
 
-// Tool sets of shapes the shared corpus lacks (FastMCP / Pydantic, function-calling-benchmark docs,
-// Stainless's OpenAPI-generated MCP tools, a zod-built MCP server (Sentry), Pydantic 2 tools with $defs (tau2-bench),
-// openapi-mcp-generator's tools from GitHub's REST description, Playwright MCP's browser tools (zod 4), a Rust rmcp
-// server's schemars schemas (tentactl), a Go SDK server's golden tool list (kubernetes-mcp-server), Notion's
-// OpenAPI-converted MCP tools with $defs in every tool, Supabase's zod MCP tools with every annotation written, Azure's
-// .NET MCP server, mcp-server-kubernetes's hand-written JSON Schemas, MongoDB's zod 4 tools with outputSchema),
-// from public documentation and sources; each file names its source.
+// Tool sets of shapes the shared corpus lacks, from public documentation and sources, each file naming its
+// source: FastMCP / Pydantic, function-calling-benchmark docs, and the MCP servers and generators recorded for
+// issue 12 (Stainless, Sentry, tau2-bench, openapi-mcp-generator, Playwright, a Rust rmcp server, Go SDK and Go
+// Toolbox servers, Notion, Supabase, Azure (.NET), mcp-server-kubernetes, MongoDB, Heroku, n8n-mcp, Firecrawl,
+// LaunchDarkly, ExecuteAutomation, Chrome DevTools, AntV, HubSpot, ...). Every file here is picked up.
 const fixtures = join(import.meta.dirname, '__fixtures__');
 const files = readdirSync(fixtures)
   .filter((file) => file.endsWith('.json'))
