@@ -307,8 +307,10 @@ const deadlinePassed = /\b(?:before|by) the (?:given |request(?:ed)? |configured
 // ("tools param requires --jinja flag", "Only one completion choice is allowed", "Cannot use both json_schema and
 // grammar", "... Start it with `--embeddings`"): the same request fails again, though another provider may take it.
 const requestNotServable = /\brequires (?:the )?--[a-z][\w-]*|\bstart (?:it|the server) with `?--[a-z]|\bonly one [\w ]{1,40}? (?:is|are) (?:allowed|supported)\b|\bcannot use both\b/i;
-// The error types providers give a failure on their side, read where no status came with it.
-const serverErrorType = /"(?:type|code)"\s*:\s*"(?:server_error|internal_server_error|internal_error|api_error)"|\bupstream (?:is |service )?(?:unavailable|down)\b/i;
+// The error types providers give a failure on their side, read where no status came with it, and AWS's internal-fault
+// wording ("The system encountered an unexpected error during processing. Try your request again.").
+const serverErrorType =
+  /"(?:type|code)"\s*:\s*"(?:server_error|internal_server_error|internal_error|api_error)"|\bupstream (?:is |service )?(?:unavailable|down)\b|\bencountered an unexpected error\b.{0,40}?\btry (?:your request )?again\b/i;
 // Advice any server gives: says the error may pass, not that the service is busy. Alone it reads as busy only
 // when no status came with it; with one, the status decides (a 404 "please wait a moment and try again" is a
 // missing deployment, a 500 "try again later" a server error).
