@@ -58,6 +58,7 @@ const holdout28: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout29: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-29.json'), 'utf8'));
 const holdout30: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-30.json'), 'utf8'));
 const holdout31: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-31.json'), 'utf8'));
+const holdout32: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-32.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -160,6 +161,7 @@ for (const [name, set, file] of [
   ['twenty-ninth', holdout29, 'provider-errors-holdout-29.json'],
   ['thirtieth', holdout30, 'provider-errors-holdout-30.json'],
   ['thirty-first', holdout31, 'provider-errors-holdout-31.json'],
+  ['thirty-second', holdout32, 'provider-errors-holdout-32.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);

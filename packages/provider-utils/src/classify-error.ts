@@ -326,6 +326,8 @@ const limitPatterns = [
   /(\d+) maximum\b/i,
   /max(?:imum)? (?:allowed )?(?:prompt |input |model |sequence )?length(?: is| of)?:?\s*\(?(\d+)/i,
   /max(?:imum)? context length of [\w.:/-]+ is (\d+)/i,
+  // DeepSeek: "exceeds the model's max input limit 65536"
+  /\bmax(?:imum)? (?:prompt|input) limit(?: is| of)?:?\s*\(?(\d+)/i,
   /maxlength\W{1,3}(\d+)/i,
   /(?:tokens allowed|limit of|limit is|cannot exceed|must be <=|must not exceed|window of|exceeds? (?:the )?maximum of)\s*\(?(\d+)/i,
   /\bbudget\W{0,3}(\d+)/i,
