@@ -13,7 +13,8 @@ import { checkToolsAgreement } from './bench/validation-agreement.ts';
 // source: FastMCP / Pydantic, function-calling-benchmark docs, and the MCP servers and generators recorded for
 // issue 12 (Stainless, Sentry, tau2-bench, openapi-mcp-generator, Playwright, a Rust rmcp server, Go SDK and Go
 // Toolbox servers, Notion, Supabase, Azure (.NET), mcp-server-kubernetes, MongoDB, Heroku, n8n-mcp, Firecrawl,
-// LaunchDarkly, ExecuteAutomation, Chrome DevTools, AntV, HubSpot, ...). Every file here is picked up.
+// LaunchDarkly, ExecuteAutomation, Chrome DevTools, AntV, HubSpot, Desktop Commander, Temporal Cortex, Kanoniv,
+// Falconer, Lark, x64dbg). Every file here is picked up.
 const fixtures = join(import.meta.dirname, '__fixtures__');
 const files = readdirSync(fixtures)
   .filter((file) => file.endsWith('.json'))
