@@ -5,7 +5,7 @@ import { CtxkitError } from '@ctxkit/core';
 import { collapseWhitespace, compactDataBlocks, stripEmphasis, tidyWhitespace } from './description-text.ts';
 import { firstSentence, sentenceStarts } from './first-sentence.ts';
 import { isRecord } from './schema-keywords.ts';
-import { describeSharedParametersOnce, type SharedParameter } from './shared-parameters.ts';
+import { describeSharedParametersOnce, minToolsSharing, type SharedParameter } from './shared-parameters.ts';
 import { type ToolDefinition, type ToolShape, toolParts, toolShape, withToolParts } from './tool-shapes.ts';
 
 /** Options for {@link compactTools}. */
@@ -215,8 +215,6 @@ function restatesDefault(hint: string, value: unknown, annotations: Record<strin
   if (hint === 'readOnlyHint' || hint === 'idempotentHint') return true;
   return hint === 'destructiveHint' && annotations.readOnlyHint === true;
 }
-
-const minToolsSharing = 3;
 
 /** The closing sentences every description ends with, leaving each a sentence of its own; longest first. */
 function sharedEnding(descriptions: readonly string[]): string | undefined {

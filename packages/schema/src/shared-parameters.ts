@@ -8,7 +8,8 @@ export interface SharedParameter {
   tools: number[];
 }
 
-const minToolsSharing = 3;
+/** How many tools must say the same thing before the set-wide steps say it once (shared endings, shared parameters). */
+export const minToolsSharing = 3;
 
 /** Whether any `$ref` in a schema points into the given top-level property (then its text stays where it is). */
 function referencesProperty(schema: unknown, name: string): boolean {
