@@ -6,6 +6,7 @@ import { o200kTokenizer } from '../test/o200k-tokenizer.ts';
 import type { CompactionWarning } from './compaction-warning.ts';
 import { type CompactToolsOptions, compactTools } from './compact-tools.ts';
 import { normalizeToolsInput } from './normalize-tools-input.ts';
+import { deferBench } from './bench/defer-bench.ts';
 import { schemaBench } from './bench/schema-bench.ts';
 import { checkToolsAgreement } from './bench/validation-agreement.ts';
 
@@ -50,4 +51,19 @@ it('saves at least a quarter of the FastMCP / Pydantic set in the default mode (
   expect(report.toolsTotal.savedFraction).toBeGreaterThanOrEqual(0.25);
   // Every Optional[X] union went, except the one over an enum (an enum without null rejects null).
   expect(JSON.stringify(report.compacted).match(/\{"type":"null"\}/g)).toHaveLength(1);
+});
+
+it('cuts the floor of a 527-tool set pooled from the recorded servers by more than 85% when deferred', async () => {
+  // The issue's goal names a 527-tool set; the recorded MCP servers together hold more, so the first 527
+  // distinct names (files in order) stand in for one agent wired to many servers.
+  const names = new Set<string>();
+  const pool = files
+    .flatMap((file) => read(file).tools as { name?: string; inputSchema?: unknown }[])
+    .filter((tool) => tool.inputSchema !== undefined && tool.name !== undefined && !names.has(tool.name) && names.add(tool.name))
+    .slice(0, 527);
+  expect(pool).toHaveLength(527);
+  const report = await deferBench({ tools: pool, tokenizer: o200kTokenizer() });
+  expect(report.deferred).toBe(527);
+  expect(report.before).toBeGreaterThan(100_000);
+  expect(report.savedFraction).toBeGreaterThan(0.85);
 });
