@@ -3,6 +3,7 @@ import { compactionWarning, defaultWarningHandler } from './compaction-warning.t
 import { type CompactSchemaOptions, compactSchemaChecked } from './compact-tool-schema.ts';
 import { CtxkitError } from '@ctxkit/core';
 import { collapseWhitespace, compactDataBlocks, stripEmphasis, tidyWhitespace } from './description-text.ts';
+import { moveDocstringArgs } from './docstring-args.ts';
 import { firstSentence, sentenceStarts } from './first-sentence.ts';
 import { isRecord } from './schema-keywords.ts';
 import { describeSharedParametersOnce, minToolsSharing, type SharedParameter } from './shared-parameters.ts';
@@ -60,6 +61,14 @@ export interface CompactToolsOptions extends CompactSchemaOptions {
    * `deferTools` over compacted tools) would show a parameter without its description. @default false
    */
   dedupeSharedParameters?: boolean;
+  /**
+   * Move a docstring's argument section onto the parameters it documents: where a tool description holds
+   * Google-style `Args:` lines (`name: text`, the MCP Python SDK and FastMCP copy the function's whole
+   * docstring) and the parameters have no description, each entry becomes its parameter's description,
+   * compacted like the others, and the section leaves the tool description. Only when every entry names a
+   * top-level parameter that has no other description (see `moveDocstringArgs`). @default true
+   */
+  moveDocstringArgs?: boolean;
 }
 
 /** What {@link compactToolsChecked} did, tool by tool. */
@@ -126,8 +135,13 @@ export function compactToolsChecked<Tool>(tools: readonly Tool[], options: Compa
       return;
     }
     let schema = parts.schema;
+    let toolDescription = parts.description;
+    if ((options.moveDocstringArgs ?? true) && typeof toolDescription === 'string' && parts.hasSchema) {
+      const moved = moveDocstringArgs(toolDescription, schema);
+      if (moved !== undefined) ({ description: toolDescription, schema } = moved);
+    }
     if (parts.hasSchema) {
-      const compaction = compactSchemaChecked(parts.schema, isStrict(tool, shape) ? { ...options, dropEmptyRequired: false } : options, { toolIndex, toolName });
+      const compaction = compactSchemaChecked(schema, isStrict(tool, shape) ? { ...options, dropEmptyRequired: false } : options, { toolIndex, toolName });
       result.warnings.push(...compaction.warnings);
       if (!compaction.compacted) {
         result.tools.push(original);
@@ -137,7 +151,7 @@ export function compactToolsChecked<Tool>(tools: readonly Tool[], options: Compa
       schema = compaction.schema;
       if (compaction.droppedDialect) result.droppedDialect.push(toolIndex);
     }
-    const description = typeof parts.description === 'string' ? compactToolDescription(parts.description, options) : parts.description;
+    const description = typeof toolDescription === 'string' ? compactToolDescription(toolDescription, options) : toolDescription;
     const compacted = withToolParts(tool, shape, { description, schema, hasSchema: parts.hasSchema });
     if (shape === 'mcp' && (options.compactOutputSchemas ?? true) && isRecord(compacted.outputSchema)) {
       compacted.outputSchema = compactOutputSchema(compacted.outputSchema, options, { toolIndex, toolName }, result.warnings);

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { compactTools } from './compact-tools.ts';
+import { moveDocstringArgs } from './docstring-args.ts';
+
+const stateSchema = { type: 'object', properties: { state: { type: 'string' } }, required: ['state'] };
+
+describe('moveDocstringArgs', () => {
+  it('moves an Args section of a raw docstring (as the MCP Python SDK sends it) onto the parameters', () => {
+    const description = 'Get weather alerts for a US state.\n\n    Args:\n        state: Two-letter US state code (e.g. CA, NY)\n    ';
+    expect(moveDocstringArgs(description, stateSchema)).toEqual({
+      description: 'Get weather alerts for a US state.',
+      schema: { type: 'object', properties: { state: { type: 'string', description: 'Two-letter US state code (e.g. CA, NY)' } }, required: ['state'] },
+    });
+  });
+
+  it('keeps the sections around it, joins continuation lines and drops a type-only note', () => {
+    const description = [
+      'Search the catalog.',
+      '',
+      'Args:',
+      '    query (str): Free-text search terms,',
+      '        matched against names.',
+      '    limit (int, optional): How many results.',
+      '',
+      'Returns:',
+      '    A list of products.',
+    ].join('\n');
+    const schema = { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer' } } };
+    const moved = moveDocstringArgs(description, schema);
+    expect(moved?.description).toBe('Search the catalog.\n\nReturns:\n    A list of products.');
+    expect(moved?.schema.properties).toEqual({
+      query: { type: 'string', description: 'Free-text search terms, matched against names.' },
+      limit: { type: 'integer', description: 'How many results.' },
+    });
+  });
+
+  it('drops an entry that repeats the description the parameter already has', () => {
+    const schema = { type: 'object', properties: { state: { type: 'string', description: 'Two-letter state code.' } } };
+    expect(moveDocstringArgs('Alerts.\n\nArgs:\n    state: two-letter state code\n', schema)).toEqual({ description: 'Alerts.', schema });
+  });
+
+  it.each([
+    ['an entry names no parameter', 'Alerts.\n\nArgs:\n    state: Code.\n    region: Region.\n'],
+    ['a parameter already says something else', 'Alerts.\n\nArgs:\n    state: Code.\n', { state: { type: 'string', description: 'Where.' } }],
+    ['a note states a default', 'Alerts.\n\nArgs:\n    state (str, default "CA"): Code.\n'],
+    ['a line in the section is not an entry', 'Alerts.\n\nArgs:\n    state: Code.\n    - Pass the code in upper case.\n'],
+    ['an entry has no text', 'Alerts.\n\nArgs:\n    state:\n'],
+    ['an entry repeats', 'Alerts.\n\nArgs:\n    state: Code.\n    state: Again.\n'],
+    ['the section is the first line', 'Args:\n    state: Code.\n'],
+    ['there is no section', 'Alerts for a state: pass its code.'],
+  ])('leaves both alone when %s', (_case, description, properties: Record<string, unknown> = { state: { type: 'string' } }) => {
+    expect(moveDocstringArgs(description, { type: 'object', properties })).toBeUndefined();
+  });
+
+  it('leaves a schema without properties alone', () => {
+    expect(moveDocstringArgs('Alerts.\n\nArgs:\n    state: Code.\n', { type: 'object' })).toBeUndefined();
+    expect(moveDocstringArgs('Alerts.\n\nArgs:\n    state: Code.\n', true)).toBeUndefined();
+  });
+});
+
+describe('compactTools with docstring arguments', () => {
+  const tool = {
+    name: 'get_alerts',
+    description: 'Get weather alerts for a US state.\n\n    Args:\n        state: Two-letter US state code. Upper case.\n    ',
+    inputSchema: { type: 'object', properties: { state: { title: 'State', type: 'string' } }, required: ['state'], title: 'get_alertsArguments' },
+  };
+
+  it('describes the parameter from the docstring, compacted like any parameter description (default)', () => {
+    const [compacted] = compactTools([tool]);
+    expect(compacted).toEqual({
+      name: 'get_alerts',
+      description: 'Get weather alerts for a US state.',
+      inputSchema: { type: 'object', properties: { state: { type: 'string', description: 'Two-letter US state code' } }, required: ['state'] },
+    });
+  });
+
+  it('works on the OpenAI shape too, without touching the input', () => {
+    const openai = { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } };
+    const before = structuredClone(openai);
+    const [compacted] = compactTools([openai]) as [typeof openai];
+    expect(compacted.function.description).toBe('Get weather alerts for a US state.');
+    expect(compacted.function.parameters.properties.state).toEqual({ type: 'string', description: 'Two-letter US state code' });
+    expect(openai).toEqual(before);
+  });
+
+  it('keeps the docstring in the tool description with moveDocstringArgs: false', () => {
+    const [compacted] = compactTools([tool], { moveDocstringArgs: false });
+    expect(compacted?.description).toBe('Get weather alerts for a US state.\n\nArgs:\n    state: Two-letter US state code. Upper case.');
+    expect(compacted?.inputSchema).toEqual({ type: 'object', properties: { state: { type: 'string' } }, required: ['state'] });
+  });
+});
