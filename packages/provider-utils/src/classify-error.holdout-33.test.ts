@@ -11,6 +11,6 @@ describeHeldOutSet(entries, {
   // Decision 0064, "A thirty-third set": real bodies only (no other project's test strings); the sources read held no
   // uncited Cerebras, xAI, Together, Fireworks or LM Studio wording.
   families: familiesExcept('cerebras', 'xai', 'together', 'fireworks', 'lm studio'),
-  untouched: '29 of 30: real 29 of 30, tests 0 of 0, token figures 20 of 21',
-  untouchedWrong: 2,
+  untouched: '29 of 30: real 29 of 30, tests 0 of 0, token figures 20 of 21; one kind miss was a label against decision 0031, since relabelled',
+  untouchedWrong: 1,
 });
