@@ -353,9 +353,10 @@ const reportedPatterns = [
   /length\W{0,3}(\d+)/i,
   /\bprompt\s*=\s*(\d+)/i,
 ];
+// The limit may be quoted: Groq's "`max_tokens` must be less than or equal to `16384`" (decision 0064, a thirty-third set).
 const maxTokensLimitPatterns = [
   /max(?:imum)? (?:output|completion) tokens\W{0,3}(?:of |is )?\(?(\d+)/i,
-  /(?:at most|limit of|<=|above|less than or equal to|valid range of max_tokens is \[\d+,\s*|should be \[\d+,\s*|maximum context length is|>)\s*(\d+)/i,
+  /(?:at most|limit of|<=|above|less than or equal to|valid range of max_tokens is \[\d+,\s*|should be \[\d+,\s*|maximum context length is|>)\s*[`'"]?(\d+)/i,
 ];
 const maxTokensRequestedPatterns = [/(?:too large|max_tokens|you provided)\W{0,3}(\d+)/i];
 
