@@ -34,6 +34,17 @@ describe('moveDocstringArgs', () => {
     });
   });
 
+  it('moves a Markdown list under a Parameters: header, up to the blank line that ends it', () => {
+    const description = 'Send input to a process.\n\nPARAMETERS:\n- pid: Process ID returned by start_process\n- **input**: Text to send\n  (one line).\n\nReturns the output.';
+    const schema = { type: 'object', properties: { pid: { type: 'number' }, input: { type: 'string' } } };
+    const moved = moveDocstringArgs(description, schema);
+    expect(moved?.description).toBe('Send input to a process.\n\nReturns the output.');
+    expect(moved?.schema.properties).toEqual({
+      pid: { type: 'number', description: 'Process ID returned by start_process' },
+      input: { type: 'string', description: 'Text to send (one line).' },
+    });
+  });
+
   it('drops an entry that repeats the description the parameter already has', () => {
     const schema = { type: 'object', properties: { state: { type: 'string', description: 'Two-letter state code.' } } };
     expect(moveDocstringArgs('Alerts.\n\nArgs:\n    state: two-letter state code\n', schema)).toEqual({ description: 'Alerts.', schema });
@@ -44,6 +55,7 @@ describe('moveDocstringArgs', () => {
     ['a parameter already says something else', 'Alerts.\n\nArgs:\n    state: Code.\n', { state: { type: 'string', description: 'Where.' } }],
     ['a note states a default', 'Alerts.\n\nArgs:\n    state (str, default "CA"): Code.\n'],
     ['a line in the section is not an entry', 'Alerts.\n\nArgs:\n    state: Code.\n    - Pass the code in upper case.\n'],
+    ['a list goes on with prose', 'Alerts.\n\nParameters:\n- state: Code.\nPass it in upper case.\n'],
     ['an entry has no text', 'Alerts.\n\nArgs:\n    state:\n'],
     ['an entry repeats', 'Alerts.\n\nArgs:\n    state: Code.\n    state: Again.\n'],
     ['the section is the first line', 'Args:\n    state: Code.\n'],

@@ -1,11 +1,13 @@
 import { isRecord } from './schema-keywords.ts';
 
-/** A Google-style section header: `Args:`, `Arguments:`, `Parameters:` or `Params:` alone on its line. */
-const sectionHeader = /^([ \t]*)(?:Args|Arguments|Parameters|Params)[ \t]*:[ \t]*$/;
-/** An entry: `name: text` or `name (type): text`, the name bare or in backticks. */
-const entryLine = /^`?([A-Za-z_][\w-]*)`?(?:[ \t]*\(([^)]*)\))?[ \t]*:(?:[ \t]+(.*))?$/;
+/** A section header alone on its line: `Args:`, `Arguments:`, `Parameters:` or `Params:`, any case, maybe in bold. */
+const sectionHeader = /^([ \t]*)(?:\*\*)?(?:args|arguments|parameters|params)[ \t]*:(?:\*\*)?[ \t]*$/i;
+/** An entry: `name: text` or `name (type): text`, the name bare, in backticks or in bold. */
+const entryLine = /^(?:`|\*\*)?([A-Za-z_][\w-]*)(?:`|\*\*)?(?:[ \t]*\(([^)]*)\))?[ \t]*:(?:[ \t]+(.*))?$/;
 /** A parenthesised type that says nothing the schema does not: `str`, `list[str]`, `int | None`, `str, optional`. */
 const typeNote = /^[\w.[\] |,]*$/;
+/** A Markdown list item's marker. */
+const bullet = /^[-*•][ \t]+/;
 
 interface Section {
   start: number;
@@ -17,26 +19,45 @@ function indentOf(line: string): number {
   return line.length - line.trimStart().length;
 }
 
-/** The entries of the section whose header is `lines[header]`, and the line after it; undefined when a line is not an entry. */
+/** One entry line's name and text (its list marker taken off); undefined when it is not `name: text` or its note is more than a type. */
+function readEntry(text: string, bulleted: boolean): Section['entries'][number] | undefined {
+  const match = entryLine.exec(bulleted ? text.replace(bullet, '') : text);
+  if (match === null || (match[2] !== undefined && (!typeNote.test(match[2]) || /\bdefault/i.test(match[2])))) return undefined;
+  return { name: match[1]!, text: (match[3] ?? '').trim() };
+}
+
+/**
+ * The entries of the section whose header is `lines[header]`, and the line after it: Google style (entries
+ * indented under the header, continuation lines indented further) or a Markdown list (`- name: text` items,
+ * ending at a blank line). Undefined when a line of it is neither an entry nor a continuation.
+ */
 function readSection(lines: readonly string[], header: number, headerIndent: number): Section | undefined {
   const entries: Section['entries'] = [];
   let entryIndent: number | undefined;
+  let bulleted = false;
   let end = header + 1;
   for (let index = header + 1; index < lines.length; index++) {
     const line = lines[index]!;
-    if (line.trim() === '') continue;
+    const text = line.trim();
     const indent = indentOf(line);
-    if (indent <= headerIndent) break;
-    end = index + 1;
-    entryIndent ??= indent;
-    if (indent > entryIndent && entries.length > 0) {
-      const last = entries[entries.length - 1]!;
-      last.text = last.text === '' ? line.trim() : `${last.text} ${line.trim()}`;
+    if (text === '') {
+      if (bulleted) break;
       continue;
     }
-    const match = indent === entryIndent ? entryLine.exec(line.trim()) : null;
-    if (match === null || (match[2] !== undefined && (!typeNote.test(match[2]) || /\bdefault/i.test(match[2])))) return undefined;
-    entries.push({ name: match[1]!, text: (match[3] ?? '').trim() });
+    if (entryIndent === undefined) {
+      bulleted = bullet.test(text);
+      entryIndent = indent;
+    }
+    if (indent < entryIndent || (!bulleted && indent <= headerIndent)) break;
+    if (indent > entryIndent && entries.length > 0) {
+      const last = entries[entries.length - 1]!;
+      last.text = last.text === '' ? text : `${last.text} ${text}`;
+    } else {
+      const entry = indent === entryIndent && (!bulleted || bullet.test(text)) ? readEntry(text, bulleted) : undefined;
+      if (entry === undefined) return undefined;
+      entries.push(entry);
+    }
+    end = index + 1;
   }
   return entries.length === 0 ? undefined : { start: header, end, entries };
 }
@@ -46,7 +67,8 @@ const sameText = (a: string, b: string) => a.trim().replace(/\s+/g, ' ').replace
 /**
  * Moves a docstring's argument section out of a tool description and onto the parameters it documents:
  * the shape the MCP Python SDK and FastMCP produce, where the function's whole docstring (`Args:` then
- * `name: text` lines, Google style) becomes the description and the parameters carry none. Each entry's
+ * `name: text` lines, Google style) becomes the description and the parameters carry none, and its
+ * Markdown form in hand-written descriptions (`Parameters:` then `- name: text` items). Each entry's
  * text becomes its parameter's `description` (then compacted like any parameter description); an entry
  * that repeats a description the parameter already has just goes. Done only when every entry of the
  * section names a top-level property, no property already says something else, and a parenthesised
