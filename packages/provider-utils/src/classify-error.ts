@@ -211,6 +211,8 @@ const overflowWords = [
   /\b(?:exceed\w*|greater than|longer than|larger than|bigger than|more than)\s+(?:[\w'’]+\W+){0,6}?(?:context|max(?:imum)? (?:allowed )?(?:prompt |input |context |model |sequence )?length|maxlength|maximum number of tokens)/i,
   // "Request exceeds the maximum allowed input tokens" (Gemini's wording as a Go agent's test gives it)
   /\bexceed\w*\s+(?:the\s+)?max(?:imum)?\s+(?:allowed\s+)?(?:number of\s+)?(?:input|prompt)\s+tokens\b/i,
+  // LM Studio: "Trying to keep the first 5000 tokens when context length is 4096" (decision 0064, a thirty-fourth set)
+  /\bkeep the first \d+ tokens when (?:the )?context\b/i,
   /reduce the length of (?:the |your )?(?:messages|prompt|input)|\breduce (?:the |your )?(?:input|prompt) (?:size|length)\b/i,
   /max(?:imum)? (?:allowed )?(?:prompt |input |context |model |sequence )?len(?:gth|ght) (?:is|of)\b|max(?:imum)? context len(?:gth|ght)/i,
   /number of tokens[^.]{0,60}(?:cannot|must not|may not) exceed/i,
@@ -338,6 +340,8 @@ const limitPatterns = [
   /\bmodel (?:only )?supports? (?:up to|at most|a maximum of)\s*(\d+)/i,
   // Z.ai: "Input token length too long. Maximum: 128000, Actual: 150000"
   /\bmaximum:\s*(\d+)/i,
+  // LM Studio: "... when context length is 4096"
+  /\bcontext length is (\d+)\b/i,
 ];
 const reportedPatterns = [
   /(?:request|message|prompt|input)\s*\((\d+)(?: tokens?)?\)/i,
@@ -359,6 +363,16 @@ const maxTokensLimitPatterns = [
   /(?:at most|limit of|<=|above|less than or equal to|valid range of max_tokens is \[\d+,\s*|should be \[\d+,\s*|maximum context length is|>)\s*[`'"]?(\d+)/i,
 ];
 const maxTokensRequestedPatterns = [/(?:too large|max_tokens|you provided)\W{0,3}(\d+)/i];
+
+/**
+ * An input-plus-output error whose output budget alone fills the window ("Given: 30 `inputs` tokens and 999999999
+ * `max_new_tokens`" against 32769) is the requested max_tokens, not the prompt (decision 0064, a thirty-fourth set).
+ */
+function inputPlusOutputKind(numbers: Partial<ProviderErrorClassification>): Partial<ProviderErrorClassification> & { kind: ProviderErrorKind } {
+  const { requestedOutputTokens, limitTokens } = numbers;
+  if (requestedOutputTokens !== undefined && limitTokens !== undefined && requestedOutputTokens >= limitTokens) return { kind: 'max_tokens', limitTokens, reportedTokens: requestedOutputTokens };
+  return { kind: 'context_overflow', ...numbers };
+}
 
 function overflowNumbers(text: string): Partial<ProviderErrorClassification> {
   const sum = /(\d+)\s*\+\s*(\d+)\s*>\s*(\d+)/.exec(text);
@@ -471,7 +485,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
     return { kind: 'other', ...(cap ? { reportedTokens: Number(cap[1]), limitTokens: Number(cap[2]) } : {}) };
   }
   if (thinkingBudgetOver.test(text)) return { kind: 'other' };
-  if (inputPlusOutput.test(text) || promptTooLong.test(text) || negativeOutputBudget.test(text) || maximumTokensExceeded.test(text)) return { kind: 'context_overflow', ...overflowNumbers(text) };
+  if (inputPlusOutput.test(text) || promptTooLong.test(text) || negativeOutputBudget.test(text) || maximumTokensExceeded.test(text)) return inputPlusOutputKind(overflowNumbers(text));
   if (maxTokensWords.some((pattern) => pattern.test(text)) && !maxTokensBelowParameter.test(text) && !maxTokensNotPositive.test(text)) {
     const limitTokens = firstNumber(text, maxTokensLimitPatterns);
     const reportedTokens = firstNumber(text, maxTokensRequestedPatterns);
