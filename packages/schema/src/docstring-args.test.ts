@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compactTools } from './compact-tools.ts';
 import { moveDocstringArgs } from './docstring-args.ts';
@@ -99,5 +100,40 @@ describe('compactTools with docstring arguments', () => {
     const [compacted] = compactTools([tool], { moveDocstringArgs: false });
     expect(compacted?.description).toBe('Get weather alerts for a US state.\n\nArgs:\n    state: Two-letter US state code. Upper case.');
     expect(compacted?.inputSchema).toEqual({ type: 'object', properties: { state: { type: 'string' } }, required: ['state'] });
+  });
+});
+
+// Docstrings built from parts: a summary, an argument section in either form and at any indent, and a tail.
+const word = fc.stringMatching(/^[A-Za-z][a-z]{0,7}$/);
+const sentence = fc.array(word, { minLength: 1, maxLength: 6 }).map((words) => `${words.join(' ')}.`);
+const docstring = fc.record({
+  summary: sentence,
+  names: fc.uniqueArray(fc.stringMatching(/^[a-z][a-z_]{0,9}$/), { minLength: 1, maxLength: 5 }),
+  texts: fc.array(fc.array(sentence, { minLength: 1, maxLength: 3 }), { minLength: 5, maxLength: 5 }),
+  indent: fc.constantFrom('', '    '),
+  markdown: fc.boolean(),
+  tail: fc.option(sentence, { nil: undefined }),
+});
+
+describe('moveDocstringArgs over generated docstrings', () => {
+  it('moves every entry whole onto its parameter and keeps the text around the section', () => {
+    fc.assert(
+      fc.property(docstring, ({ summary, names, texts, indent, markdown, tail }) => {
+        const entry = (name: string, index: number) => {
+          const [first, ...more] = texts[index]!;
+          const continuation = more.map((line) => `\n${indent}${markdown ? '  ' : '        '}${line}`).join('');
+          return `${indent}${markdown ? '- ' : '    '}${name}: ${first}${continuation}`;
+        };
+        const section = [`${indent}${markdown ? 'Parameters:' : 'Args:'}`, ...names.map(entry)].join('\n');
+        const after = tail === undefined ? '' : `\n\n${indent}Returns:\n${indent}    ${tail}`;
+        const properties = Object.fromEntries(names.map((name) => [name, { type: 'string' }]));
+        const moved = moveDocstringArgs(`${summary}\n\n${section}${after}\n${indent}`, { type: 'object', properties });
+        expect(moved?.description).toBe(`${summary}${after}`);
+        names.forEach((name, index) => {
+          expect(moved?.schema.properties).toHaveProperty([name], { type: 'string', description: texts[index]!.join(' ') });
+        });
+      }),
+      { numRuns: 200 },
+    );
   });
 });
