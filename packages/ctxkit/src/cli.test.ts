@@ -352,4 +352,11 @@ describe('a new user, again (issue 14 re-check, decision 0081)', () => {
     expect(code).toBe(0);
     expect(stderr).toContain(`${file('latin1.jsonl')}:2: not valid UTF-8`);
   });
+
+  it('names an unknown option and what the command takes, not the advice about positionals', async () => {
+    const { code, stderr } = await ctxkit('measure', file('run.jsonl'), '--bogus');
+    expect(code).toBe(2);
+    expect(stderr).toContain('ctxkit: unknown option --bogus; measure takes --model, --tools, --json');
+    expect(stderr).not.toContain('positional');
+  });
 });
