@@ -300,3 +300,63 @@ describe('every ctxkit command documented in a README runs', () => {
     120_000,
   );
 });
+
+describe('a new user, again (issue 14 re-check, decision 0081)', () => {
+  it('says when a --max-output the window cannot hold is capped at half the window', async () => {
+    const { code, stdout } = await ctxkit('threshold', '--window', '8192', '--max-output', '10000');
+    expect(code).toBe(0);
+    expect(stdout).toContain('with 4,096 tokens still free for the answer (the 10,000 max output, capped at half the window)');
+  });
+
+  it('refuses a --max-output in simulate that leaves no room in a window, with the numbers written as elsewhere', async () => {
+    const { code, stderr } = await ctxkit('simulate', file('run.jsonl'), '--window', '8192', '--max-output', '10000');
+    expect(code).toBe(2);
+    expect(stderr).toContain('--max-output (10,000) must be smaller than --window (8,192)');
+  });
+
+  it('says the floor decided a budget threshold in a small window', async () => {
+    const { code, stdout } = await ctxkit('threshold', '--window', '1000', '--policy', 'budget', '--json');
+    expect(code).toBe(0);
+    const answer = JSON.parse(stdout) as { threshold: number; bound: string; reason: string };
+    expect(answer.threshold).toBe(500);
+    expect(answer.reason).toContain('so the floor applies');
+  });
+
+  it('simulates a small window without --max-output: the default reserve shrinks to half the window', async () => {
+    const { code, stdout, stderr } = await ctxkit('simulate', file('run.jsonl'), '--window', '1000', '--policy', 'none');
+    expect(stderr).not.toContain('--max-output');
+    expect(code).toBe(0);
+    expect(stdout).toContain('window 1,000, output reserve 500');
+  });
+
+  it.each([
+    ['llama3.1:8b', 'the llama family'],
+    ['ollama:qwen3:8b', 'the qwen family'],
+    ['openrouter/anthropic/claude-sonnet-4-5', 'the claude family'],
+  ])('names the tokenizer family of %s', async (model, family) => {
+    const { code, stdout } = await ctxkit('measure', file('run.jsonl'), '--model', model);
+    expect(code).toBe(0);
+    expect(stdout).toContain(family);
+  });
+
+  it('does not invent a family for a model it does not know', async () => {
+    const { stdout } = await ctxkit('measure', file('run.jsonl'), '--model', 'totally-unknown');
+    expect(stdout).not.toContain('the totally family');
+    expect(stdout).toContain('an estimate for totally-unknown');
+  });
+
+  it('warns about bytes that are not UTF-8, naming the file and line', async () => {
+    const latin1 = Buffer.concat([Buffer.from('{"role":"system","content":"s"}\n{"role":"user","content":"caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]);
+    writeFileSync(file('latin1.jsonl'), latin1);
+    const { code, stderr } = await ctxkit('measure', file('latin1.jsonl'));
+    expect(code).toBe(0);
+    expect(stderr).toContain(`${file('latin1.jsonl')}:2: not valid UTF-8`);
+  });
+
+  it('names an unknown option and what the command takes, not the advice about positionals', async () => {
+    const { code, stderr } = await ctxkit('measure', file('run.jsonl'), '--bogus');
+    expect(code).toBe(2);
+    expect(stderr).toContain('ctxkit: unknown option --bogus; measure takes --model, --tools, --json');
+    expect(stderr).not.toContain('positional');
+  });
+});

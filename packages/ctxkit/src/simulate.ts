@@ -324,7 +324,7 @@ async function replayStep(state: ReplayState, message: Message, totalSteps: numb
  * tokenizer and reports that (times `usageSkew`) as usage, a request over the window is rejected with a
  * provider error (ctxkit classifies it and recovers), and the run continues from what was sent.
  * Retention is scored against the recorded next move at every step.
- * @example const result = await simulateRun(readTrajectory('run.jsonl'), { window: 32_000, policy: 'ctxkit', check: true });
+ * @example const result = await simulateRun(parseJsonlTranscript(readFileSync('run.jsonl', 'utf8'), 'run.jsonl'), { window: 32_000, policy: 'ctxkit', check: true }); // parseJsonlTranscript from @ctxkit/core
  */
 export async function simulateRun(recorded: readonly Message[], options: SimulateOptions): Promise<SimulationResult> {
   const state = await startReplay(recorded, options);

@@ -44,6 +44,11 @@ describe('compactionThreshold (DESIGN.md §6)', () => {
     }
   });
 
+  it('says when a known max output is capped at half the window', () => {
+    expect(thresholdBreakdown(8_192, 10_000).reason).toBe('50% of the 8,192 window, with 4,096 tokens still free for the answer (the 10,000 max output, capped at half the window)');
+    expect(thresholdBreakdown(8_192, 1_000).reason).not.toContain('capped');
+  });
+
   it('keeps room for a large answer: the reserve bounds the threshold', () => {
     // 100K window, 60K output: reserve is min(60K, 50K) = 50K, so input gets at most 50K; fraction gives 50K too.
     expect(thresholdBreakdown(100_000, 60_000)).toMatchObject({ threshold: 50_000, reserved: 50_000, byReserve: 50_000 });

@@ -79,7 +79,9 @@ export function thresholdBreakdown(contextWindow: number, maxOutputTokens = 0, o
   const floorHere = Math.min(floor, byReserve);
   const byRules = Math.min(byFraction, byReserve);
   const threshold = Math.max(floorHere, byRules);
-  const reserveNote = maxOutputTokens > 0 ? '' : ' (default reserve)';
+  // A max output the window cannot hold beside any input is capped; the reason says so rather than
+  // printing a reserve the user did not ask for.
+  const reserveNote = maxOutputTokens <= 0 ? ' (default reserve)' : requested > reserved ? ` (the ${format(requested)} max output, capped at half the window)` : '';
   let bound: ThresholdBound;
   let reason: string;
   if (floorHere > byRules) {

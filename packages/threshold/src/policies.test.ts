@@ -15,6 +15,12 @@ describe('threshold policies', () => {
     expect(decision.reason).toBe('80% of a budget of 60% of the 200,000 window');
   });
 
+  it('budget says when the floor decided, in a window too small for its fractions', () => {
+    const decision = budgetPolicy().decide({ contextWindow: 1_000, maxOutputTokens: 0 });
+    expect(decision.threshold).toBe(500);
+    expect(decision.reason).toBe('80% of a budget of 60% of the 1,000 window is 480, under the floor of 500 (2,000, at most half the window), so the floor applies');
+  });
+
   it('budget still leaves room for a large known output budget', () => {
     expect(budgetPolicy().decide({ contextWindow: 100_000, maxOutputTokens: 70_000 }).threshold).toBe(48_000);
     expect(budgetPolicy({ budgetFraction: 1, triggerFraction: 1 }).decide({ contextWindow: 100_000, maxOutputTokens: 70_000 }).threshold).toBe(50_000);

@@ -59,11 +59,15 @@ export function budgetPolicy(options: BudgetPolicyOptions = {}): ThresholdPolicy
       // As in the half-window rule (decision 0030): the floor never lifts the threshold past the input
       // room beside the answer's reserve, nor past half the window when the output budget is unknown.
       const floorHere = Math.min(floor, byReserve, window - Math.floor(window / 2));
-      const threshold = Math.max(floorHere, Math.min(byBudget, byReserve));
+      const format = (tokens: number) => tokens.toLocaleString('en-US');
+      const byRules = Math.min(byBudget, byReserve);
+      const threshold = Math.max(floorHere, byRules);
       const reason =
-        byReserve < byBudget
-          ? `the output budget leaves ${byReserve.toLocaleString('en-US')} tokens for input, under ${triggerFraction * 100}% of the ${budget.toLocaleString('en-US')} budget`
-          : `${triggerFraction * 100}% of a budget of ${budgetFraction * 100}% of the ${window.toLocaleString('en-US')} window`;
+        floorHere > byRules
+          ? `${triggerFraction * 100}% of a budget of ${budgetFraction * 100}% of the ${format(window)} window is ${format(byRules)}, under the floor of ${format(floorHere)} (${format(floor)}, at most half the window), so the floor applies`
+          : byReserve < byBudget
+            ? `the output budget leaves ${format(byReserve)} tokens for input, under ${triggerFraction * 100}% of the ${format(budget)} budget`
+            : `${triggerFraction * 100}% of a budget of ${budgetFraction * 100}% of the ${format(window)} window`;
       return { threshold, target: compactionTarget(threshold, targetFraction), reason };
     },
   };

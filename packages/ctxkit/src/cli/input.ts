@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { CtxkitError, type Message, parseJsonlTranscript, validateTranscript } from '@ctxkit/core';
 
@@ -9,15 +10,25 @@ export class UsageError extends CtxkitError {
   }
 }
 
-/** Reads a file (without a leading UTF-8 byte order mark), or says which file could not be read and why. */
-export function readText(path: string): string {
+/**
+ * Reads a file (without a leading UTF-8 byte order mark), or says which file could not be read and why.
+ * Bytes that are not UTF-8 (a Latin-1 export, say) are read as U+FFFD and reported through `warn`,
+ * naming the first line that holds one.
+ */
+export function readText(path: string, warn?: (message: string) => void): string {
+  let bytes: Buffer;
   try {
-    const text = readFileSync(path, 'utf8');
-    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    bytes = readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(code === 'ENOENT' ? `${path}: no such file` : code === 'EISDIR' ? `${path}: is a folder, not a file` : `${path}: cannot be read (${(error as Error).message})`);
   }
+  const text = bytes.toString('utf8');
+  if (warn && !isUtf8(bytes)) {
+    const line = text.slice(0, text.indexOf('\uFFFD')).split('\n').length;
+    warn(`${path}:${line}: not valid UTF-8 (the first such line); the bytes that are not were read as U+FFFD`);
+  }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** Parses a JSON file, naming the line and column of a syntax error. */
@@ -49,7 +60,7 @@ const recordedField = (field: string) => field.replace(/^toolCalls/, 'tool_calls
  * @throws CtxkitError INVALID_TRANSCRIPT (exit code 2), its message starting with `file:line:`
  */
 export function readTranscript(path: string, warn?: (message: string) => void): Message[] {
-  const text = readText(path);
+  const text = readText(path, warn);
   const invalid = (message: string, details?: unknown) => new CtxkitError({ code: 'INVALID_TRANSCRIPT', source: 'cli', message, ...(details ? { details } : {}) });
   if (text.trim() === '') throw invalid(`${path}: the file is empty; expected one JSON message per line`);
   const messages = parseJsonlTranscript(text, path);
@@ -111,4 +122,19 @@ export function windowOption(value: string | undefined, fallback?: number): numb
   const window = tokensOption('window', value, fallback);
   if (window === 0) throw new UsageError('--window must be above zero (the context window in tokens, e.g. --window 128000)');
   return window;
+}
+
+/**
+ * `--max-output` when given: {@link tokensOption}, and smaller than every window, since a request must
+ * leave the answer its room. Undefined when it is not given.
+ * @throws UsageError when it is not a number of tokens, or not smaller than a window
+ */
+export function maxOutputOption(value: string | undefined, windows: readonly number[]): number | undefined {
+  if (value === undefined) return undefined;
+  const maxOutputTokens = tokensOption('max-output', value);
+  const window = windows.find((candidate) => maxOutputTokens >= candidate);
+  if (window !== undefined) {
+    throw new UsageError(`--max-output (${maxOutputTokens.toLocaleString('en-US')}) must be smaller than --window (${window.toLocaleString('en-US')})`);
+  }
+  return maxOutputTokens;
 }

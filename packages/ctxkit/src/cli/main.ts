@@ -39,6 +39,16 @@ const allowed: Record<string, readonly string[]> = {
   simulate: ['window', 'max-output', 'policy', 'compare', 'iso', 'trigger-tokens', 'usage-skew', 'plot', 'check', 'model', 'summarizer', 'demo', 'json'],
 };
 
+/** Node's unknown-option message, said as the other usage errors are: the option and what the command takes. */
+function errorMessage(error: unknown, argv: readonly string[]): string {
+  const message = error instanceof Error ? error.message.replace(/^\[ctxkit:[^\]]+\] /, '') : String(error);
+  if ((error as { code?: string }).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return message;
+  const option = /'(-[^']*)'/.exec(message)?.[1] ?? message;
+  const command = argv.find((argument) => allowed[argument] !== undefined);
+  const takes = command ? `; ${command} takes ${allowed[command]?.map((name) => `--${name}`).join(', ')}` : '';
+  return `unknown option ${option}${takes}`;
+}
+
 /**
  * Runs the ctxkit command with its arguments (without `node` and the script) and returns the exit code:
  * 0 done, 2 bad input or usage (the message names the file and line), 1 anything else.
@@ -61,8 +71,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     else return await simulateCommand(files, values, io);
     return 0;
   } catch (error) {
-    const message = error instanceof Error ? error.message.replace(/^\[ctxkit:[^\]]+\] /, '') : String(error);
-    io.stderr(`ctxkit: ${message}\n`);
+    io.stderr(`ctxkit: ${errorMessage(error, argv)}\n`);
     const usage =
       error instanceof UsageError ||
       CtxkitError.isInstance(error, 'INVALID_ARGUMENT') ||

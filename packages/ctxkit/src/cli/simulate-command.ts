@@ -12,7 +12,7 @@ import { vllmProvider } from '@ctxkit/provider-vllm';
 import { demoSession } from '../demo-session.ts';
 import { defaultTrigger, type SimulationPolicy, type SimulationResult, simulateRun, simulationPolicies, type TokenPrices } from '../simulate.ts';
 import { type CommandValues, policyOf, text } from './commands.ts';
-import { readTranscript, tokensOption, UsageError, windowOption } from './input.ts';
+import { maxOutputOption, readTranscript, tokensOption, UsageError, windowOption } from './input.ts';
 import { nearestPrices } from './nearest-prices.ts';
 import { type CliIo, formatNumber, formatPercent, progressBar, table } from './output.ts';
 import { retentionPlotSvg } from './plot.ts';
@@ -51,7 +51,8 @@ type RecordedRun = { file: string; messages: Message[] };
 interface SimulateSettings {
   demo: boolean;
   windows: number[];
-  maxOutputTokens: number;
+  /** `--max-output`, when given; else each window's default reserve ({@link outputReserve}). */
+  maxOutputTokens: number | undefined;
   compare: boolean;
   iso: boolean;
   triggerTokens: number | undefined;
@@ -92,12 +93,19 @@ function pricesOption(values: CommandValues, io: CliIo): { priceModel: string; p
   return { priceModel, prices };
 }
 
+/**
+ * The answer's room in a window: `--max-output` when given, else 4,096 tokens or half a smaller window
+ * (the threshold's own rule for a small window, decision 0030), so `--window 1000` needs no `--max-output`.
+ */
+function outputReserve(settings: Pick<SimulateSettings, 'maxOutputTokens'>, window: number): number {
+  return settings.maxOutputTokens ?? Math.min(4_096, Math.floor(window / 2));
+}
+
 function simulateSettings(files: readonly string[], values: CommandValues, io: CliIo): SimulateSettings {
   const demo = values.demo === true;
   if (!demo && files.length === 0) throw new UsageError('simulate takes one or more recorded runs (JSONL), or --demo');
   const windows = (text(values, 'window') ?? '32000').split(',').map((part) => windowOption(part.trim()));
-  const maxOutputTokens = tokensOption('max-output', text(values, 'max-output'), 4_096);
-  for (const window of windows) if (maxOutputTokens >= window) throw new UsageError(`--max-output (${maxOutputTokens}) must be smaller than --window (${window})`);
+  const maxOutputTokens = maxOutputOption(text(values, 'max-output'), windows);
   const compare = values.compare === true || demo;
   const iso = values.iso === true;
   if (iso && !compare) throw new UsageError("--iso compares the policies at ctxkit's threshold: use it with --compare");
@@ -117,12 +125,12 @@ function simulateSettings(files: readonly string[], values: CommandValues, io: C
 
 /** Every policy in every window by its own rule (or the one trigger), and with `--iso` each peer again at ctxkit's threshold. */
 function replayPlan(settings: SimulateSettings): PlannedReplay[] {
-  const { windows, policies, triggerTokens, iso, maxOutputTokens } = settings;
+  const { windows, policies, triggerTokens, iso } = settings;
   const plan: PlannedReplay[] = [];
   for (const window of windows) {
     for (const policy of policies) {
       plan.push({ policy, window, rule: triggerTokens === undefined ? 'own' : 'trigger', ...(triggerTokens === undefined ? {} : { triggerTokens }) });
-      if (iso && policy !== 'ctxkit' && policy !== 'none') plan.push({ policy, window, rule: 'iso', triggerTokens: defaultTrigger(window, maxOutputTokens) });
+      if (iso && policy !== 'ctxkit' && policy !== 'none') plan.push({ policy, window, rule: 'iso', triggerTokens: defaultTrigger(window, outputReserve(settings, window)) });
     }
   }
   return plan;
@@ -130,7 +138,7 @@ function replayPlan(settings: SimulateSettings): PlannedReplay[] {
 
 /** Runs every planned replay on every run, in order, with a progress bar over all their steps. */
 async function replayAll(runs: readonly RecordedRun[], plan: readonly PlannedReplay[], settings: SimulateSettings, check: boolean, io: CliIo): Promise<Replay[]> {
-  const { maxOutputTokens, usageSkew, prices, summarizerPrices, summarizer } = settings;
+  const { usageSkew, prices, summarizerPrices, summarizer } = settings;
   const results: Replay[] = [];
   const bar = progressBar(io, 'simulating');
   const totalSteps = runs.reduce((sum, run) => sum + run.messages.filter((message) => message.role === 'assistant').length, 0) * plan.length;
@@ -139,7 +147,7 @@ async function replayAll(runs: readonly RecordedRun[], plan: readonly PlannedRep
     for (const replay of plan) {
       const result = await simulateRun(run.messages, {
         window: replay.window,
-        maxOutputTokens,
+        maxOutputTokens: outputReserve(settings, replay.window),
         policy: replay.policy,
         check,
         usageSkew,
@@ -239,13 +247,14 @@ const policyLegend = (iso: boolean) =>
   'cached prefix: input identical to the start of the previous request. Cost includes every summary, priced as the model.\n';
 
 function printTables(results: readonly Replay[], totals: readonly PooledReplay[], runCount: number, settings: SimulateSettings, check: boolean, io: CliIo): void {
-  const { windows, maxOutputTokens, summarizer, usageSkew, priceModel } = settings;
+  const { windows, summarizer, usageSkew, priceModel } = settings;
+  const reserves = [...new Set(windows.map((window) => formatNumber(outputReserve(settings, window))))];
   const header = ['run', 'policy', 'steps', 'compactions', 'refills', 'overflows', 'peak input', 'input sent', 'cached prefix', 'summaries', 'retention', 'far', `cost (${priceModel})`];
   if (windows.length > 1) header.splice(2, 0, 'window');
   if (check) header.push('violations');
   const rows = results.map((result) => replayRow(result, settings, check));
   io.stdout(
-    `window ${windows.map(formatNumber).join(', ')}, output reserve ${formatNumber(maxOutputTokens)}, summarizer ${summarizer ? summarizer.id : 'offline factual note (priced as the model)'}${usageSkew === 1 ? '' : `, usage reported ×${usageSkew}`}\n\n`,
+    `window ${windows.map(formatNumber).join(', ')}, output reserve ${reserves.join(', ')}, summarizer ${summarizer ? summarizer.id : 'offline factual note (priced as the model)'}${usageSkew === 1 ? '' : `, usage reported ×${usageSkew}`}\n\n`,
   );
   io.stdout(`${table(header, rows, 2)}\n`);
   if (runCount > 1) printTotals(totals, runCount, settings, io);
