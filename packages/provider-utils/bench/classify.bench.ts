@@ -61,6 +61,7 @@ const holdout31: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout32: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-32.json'), 'utf8'));
 const holdout33: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-33.json'), 'utf8'));
 const holdout34: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-34.json'), 'utf8'));
+const holdout35: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-35.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -166,6 +167,7 @@ for (const [name, set, file] of [
   ['thirty-second', holdout32, 'provider-errors-holdout-32.json'],
   ['thirty-third', holdout33, 'provider-errors-holdout-33.json'],
   ['thirty-fourth', holdout34, 'provider-errors-holdout-34.json'],
+  ['thirty-fifth', holdout35, 'provider-errors-holdout-35.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);
