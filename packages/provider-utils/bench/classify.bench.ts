@@ -62,6 +62,7 @@ const holdout32: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout33: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-33.json'), 'utf8'));
 const holdout34: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-34.json'), 'utf8'));
 const holdout35: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-35.json'), 'utf8'));
+const holdout36: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-36.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -168,6 +169,7 @@ for (const [name, set, file] of [
   ['thirty-third', holdout33, 'provider-errors-holdout-33.json'],
   ['thirty-fourth', holdout34, 'provider-errors-holdout-34.json'],
   ['thirty-fifth', holdout35, 'provider-errors-holdout-35.json'],
+  ['thirty-sixth', holdout36, 'provider-errors-holdout-36.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);
