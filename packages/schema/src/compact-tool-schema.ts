@@ -7,6 +7,7 @@ import { firstSentence, firstSentenceAndDirectives } from './first-sentence.ts';
 import { inspectSchema, type SchemaIssue } from './inspect-schema.ts';
 import { dropRestatedNotes, restatesSchema } from './redundant-description.ts';
 import { declaredDialect, dialectDifference } from './schema-dialect.ts';
+import { shareRepeatedSubschemas } from './repeated-subschemas.ts';
 import { dropUnusedDefinitions } from './unused-definitions.ts';
 import { defaultAnnotationKeywords, isRecord, schemaArrayKeywords, schemaMapKeywords, singleSchemaKeywords, usageAnnotationKeywords } from './schema-keywords.ts';
 
@@ -85,6 +86,14 @@ export interface CompactSchemaOptions {
    * uncertain. @default true
    */
   dropUnusedDefinitions?: boolean;
+  /**
+   * Write a subschema the schema repeats word for word (at least `minSharedSubschemaLength`, 200, characters of
+   * compact JSON, twice or more: a request-body shape a generator inlined at every use) once, as a root
+   * definition (`$defs`, or `definitions` where the schema uses draft-07), with a `$ref` at each place (see
+   * `shareRepeatedSubschemas`). Validation is unchanged; the host's provider must accept local `$ref`s,
+   * as Pydantic's and zod's own output already needs. @default true
+   */
+  shareRepeatedSubschemas?: boolean;
   /** Annotation keywords to keep anyway, for a host that reads them (`['default']` to fill defaults in). @default [] */
   keepKeywords?: readonly string[];
   /**
@@ -348,7 +357,8 @@ export function compactSchemaChecked(input: unknown, options: CompactSchemaOptio
     { owners: location.toolName === undefined ? [] : [location.toolName] },
     { options, dropped, referencedPaths: inspection.referencedPaths, dropDialect, dropVacuous },
   );
-  return { schema: compacted, compacted: true, droppedDialect: dropDialect, warnings };
+  const shared = (options.shareRepeatedSubschemas ?? true) && isRecord(compacted) ? shareRepeatedSubschemas(compacted) : compacted;
+  return { schema: shared, compacted: true, droppedDialect: dropDialect, warnings };
 }
 
 /**

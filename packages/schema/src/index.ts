@@ -26,6 +26,7 @@ export {
 } from './tool-search.ts';
 export { collapseWhitespace, compactDataBlocks, dropRequirednessNote, stripEmphasis, terseDescription, tidyWhitespace } from './description-text.ts';
 export { moveDocstringArgs } from './docstring-args.ts';
+export { minSharedSubschemaLength, shareRepeatedSubschemas } from './repeated-subschemas.ts';
 export { firstSentence, firstSentenceAndDirectives, sentenceStarts } from './first-sentence.ts';
 export { type InspectSchemaOptions, inspectSchema, type SchemaInspection, type SchemaIssue } from './inspect-schema.ts';
 export { type NormalizedTools, normalizeToolsInput, type ToolsContainer } from './normalize-tools-input.ts';

@@ -29,7 +29,7 @@ function reachOf(reference: string): Reach {
  * Every `$ref` string under a value, and whether something there reaches schemas by other means. The walk
  * reads every object, data included: a `$ref` inside an `enum` value counts as a use, which only keeps more.
  */
-function scan(value: unknown, out: { references: string[]; other: boolean }): void {
+export function scan(value: unknown, out: { references: string[]; other: boolean }): void {
   if (Array.isArray(value)) {
     for (const item of value) scan(item, out);
     return;
