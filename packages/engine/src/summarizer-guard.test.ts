@@ -96,6 +96,22 @@ describe('a summarizer that never answers', () => {
     expect(calls.count).toBe(2);
   });
 
+  it('counts only the calls that reached the summarizer: a later tier asking past the deadline is answered by the guard', async () => {
+    const calls = { count: 0 };
+    const manager = createContextManager({
+      model: 'm',
+      contextWindow: 100_000,
+      policy,
+      keepRecentTurns: 1,
+      summarizerGuard: { compactionTimeoutMs: 50, skipCompactions: 2 },
+      plugins: [summaryishTier(), { ...summaryishTier(), id: 'summaryish-again' }, noteTier(), silent(calls)],
+    });
+    const { report } = await manager.prepare(run(10, 'a'));
+    expect(report.tiers[1]).toMatchObject({ id: 'summaryish-again', status: 'failed', reason: expect.stringContaining('did not answer within') });
+    expect(calls.count).toBe(1);
+    expect(report.summarizer).toMatchObject({ status: 'timed-out', calls: 1, failures: 1 });
+  });
+
   it('has a time bound by default, and reports a summarizer that answered', async () => {
     const guard = createSummarizerGuard();
     const answering: SummarizerPlugin = { specificationVersion: 'v1', kind: 'summarizer', id: 'ok', summarize: async () => 'summary' };

@@ -20,7 +20,9 @@ export interface SummarizerReport {
    * time ran out (counted as a failure); `skipped`: not offered to the tiers this time; `unused`: no tier called it.
    */
   status: 'answered' | 'failed' | 'timed-out' | 'skipped' | 'unused';
+  /** Calls that reached the summarizer; a tier that asks after the compaction's time ran out is answered by the guard, and not counted. */
   calls: number;
+  /** Of those calls, the ones that threw or timed out. */
   failures: number;
   /** Why it timed out, failed or was skipped, and when it is tried again. */
   reason?: string;
@@ -119,15 +121,17 @@ function callWithinDeadline(calls: CompactionCalls, request: SummarizeRequest, r
   });
 }
 
-/** The guarded `summarize`: counts the call, fails at once past the deadline, and counts a failure. */
+/**
+ * The guarded `summarize`: past the deadline it answers a tier with a timeout itself (the summarizer is not
+ * called, so nothing is counted); otherwise it counts the call, and a failure when it throws.
+ */
 function guardedSummarize(calls: CompactionCalls, request: SummarizeRequest): Promise<string> {
-  calls.calls += 1;
   const remaining = calls.deadline - Date.now();
   if (calls.timedOut || remaining <= 0) {
     calls.timedOut = true;
-    calls.failures += 1;
     return Promise.reject(timeoutError(calls));
   }
+  calls.calls += 1;
   return callWithinDeadline(calls, request, remaining).catch((error: unknown) => {
     calls.failures += 1;
     throw error;
