@@ -1,4 +1,3 @@
-import { CtxkitError } from '@ctxkit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeTestServers, fixtureReader, refusedURL, routes, sendJson, sendStream, startTestServer } from './test-server.ts';
 
@@ -151,14 +150,8 @@ describe('fixtureReader', () => {
   });
 
   it('names a missing fixture', () => {
-    const error = (() => {
-      try {
-        return fixtureReader(import.meta.url).text('nope.json');
-      } catch (caught) {
-        return caught;
-      }
-    })();
-    expect(CtxkitError.isInstance(error, 'NOT_FOUND')).toBe(true);
-    expect((error as Error).message).toMatch(/^\[ctxkit:testkit\] no fixture at .*\/src\/__fixtures__\/nope\.json$/);
+    expect(() => fixtureReader(import.meta.url).text('nope.json')).toThrow(
+      expect.objectContaining({ code: 'NOT_FOUND', message: expect.stringMatching(/^\[ctxkit:testkit\] no fixture at .*\/src\/__fixtures__\/nope\.json$/) }),
+    );
   });
 });
