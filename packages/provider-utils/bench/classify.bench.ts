@@ -63,6 +63,7 @@ const holdout33: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout34: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-34.json'), 'utf8'));
 const holdout35: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-35.json'), 'utf8'));
 const holdout36: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-36.json'), 'utf8'));
+const holdout37: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-37.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -170,6 +171,7 @@ for (const [name, set, file] of [
   ['thirty-fourth', holdout34, 'provider-errors-holdout-34.json'],
   ['thirty-fifth', holdout35, 'provider-errors-holdout-35.json'],
   ['thirty-sixth', holdout36, 'provider-errors-holdout-36.json'],
+  ['thirty-seventh', holdout37, 'provider-errors-holdout-37.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);
