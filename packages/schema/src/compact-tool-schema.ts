@@ -8,7 +8,7 @@ import { inspectSchema, type SchemaIssue } from './inspect-schema.ts';
 import { dropRestatedNotes, restatesSchema } from './redundant-description.ts';
 import { declaredDialect, dialectDifference } from './schema-dialect.ts';
 import { shareRepeatedSubschemas } from './repeated-subschemas.ts';
-import { dropUnusedDefinitions } from './unused-definitions.ts';
+import { dropUnusedDefinitions, dropUnusedRootId } from './unused-definitions.ts';
 import { defaultAnnotationKeywords, isRecord, schemaArrayKeywords, schemaMapKeywords, singleSchemaKeywords, usageAnnotationKeywords } from './schema-keywords.ts';
 
 /** Options for {@link compactToolSchema} (and the schema part of `compactTools`). */
@@ -86,6 +86,12 @@ export interface CompactSchemaOptions {
    * uncertain. @default true
    */
   dropUnusedDefinitions?: boolean;
+  /**
+   * Drop a root `$id` nothing needs: every `$ref` in the schema is a local `#...` pointer and nothing else in
+   * it sets a base URI or an anchor (see `dropUnusedRootId`). It only names where the schema was published;
+   * with it gone the rules that stand down on `$id` apply. @default true
+   */
+  dropUnusedId?: boolean;
   /**
    * Write a subschema the schema repeats word for word (at least `minSharedSubschemaLength`, 200, characters of
    * compact JSON, twice or more: a request-body shape a generator inlined at every use) once, as a root
@@ -344,7 +350,8 @@ export function compactSchemaChecked(input: unknown, options: CompactSchemaOptio
   }
   const warnings = inspection.issues.map((issue) => compactionWarning({ ...where, path: issue.path, problem: issue.problem, action: 'compacted' }));
   if (!isRecord(input)) return { schema: input, compacted: true, droppedDialect: false, warnings };
-  const schema = (options.dropUnusedDefinitions ?? true) ? dropUnusedDefinitions(input) : input;
+  const located = (options.dropUnusedId ?? true) && !(options.keepKeywords ?? []).includes('$id') ? dropUnusedRootId(input) : input;
+  const schema = (options.dropUnusedDefinitions ?? true) ? dropUnusedDefinitions(located) : located;
   const keep = new Set(options.keepKeywords ?? []);
   const dropped = new Set([...defaultAnnotationKeywords, ...(options.dropUsageAnnotations ? usageAnnotationKeywords : [])].filter((keyword) => !keep.has(keyword)));
   const dialect = declaredDialect(schema);

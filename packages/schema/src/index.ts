@@ -27,6 +27,7 @@ export {
 export { collapseWhitespace, compactDataBlocks, dropRequirednessNote, stripEmphasis, terseDescription, tidyWhitespace } from './description-text.ts';
 export { moveDocstringArgs } from './docstring-args.ts';
 export { minSharedSubschemaLength, shareRepeatedSubschemas } from './repeated-subschemas.ts';
+export { dropUnusedDefinitions, dropUnusedRootId } from './unused-definitions.ts';
 export { firstSentence, firstSentenceAndDirectives, sentenceStarts } from './first-sentence.ts';
 export { type InspectSchemaOptions, inspectSchema, type SchemaInspection, type SchemaIssue } from './inspect-schema.ts';
 export { type NormalizedTools, normalizeToolsInput, type ToolsContainer } from './normalize-tools-input.ts';

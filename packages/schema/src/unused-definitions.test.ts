@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ajvCompiler } from '../test/ajv-compiler.ts';
 import { generateInstances } from './bench/generate-instances.ts';
 import { compactToolSchema } from './compact-tool-schema.ts';
-import { dropUnusedDefinitions } from './unused-definitions.ts';
+import { dropUnusedDefinitions, dropUnusedRootId } from './unused-definitions.ts';
 
 const quiet = { onWarning: () => {} };
 const text = { type: 'string' };
@@ -108,5 +108,40 @@ describe('dropUnusedDefinitions and data keys', () => {
     expect(Object.hasOwn(pruned, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(pruned)).toBe(Object.prototype);
     expect(pruned).not.toHaveProperty('$defs');
+  });
+});
+
+describe('dropUnusedRootId', () => {
+  const published = {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://example.com/schemas/result.schema.json',
+    type: 'object',
+    properties: { error: { $ref: '#/$defs/error' } },
+    $defs: { error: { type: ['string', 'null'], maxLength: 200 }, unused: { type: 'string' } },
+  };
+
+  it('drops a root $id when every $ref is a local pointer, and validates the same', () => {
+    const { $id: _id, ...rest } = published;
+    expect(dropUnusedRootId(published)).toEqual(rest);
+    const { compile } = ajvCompiler();
+    const before = compile(published, 'draft-2020-12');
+    const after = compile(dropUnusedRootId(published), 'draft-2020-12');
+    for (const instance of [{}, { error: null }, { error: 'x'.repeat(201) }, { error: 3 }, 'x']) expect(after(instance)).toBe(before(instance));
+  });
+
+  it('lets the rules that stand down on $id apply: unused definitions go in compactToolSchema', () => {
+    expect(compactToolSchema(published, quiet)).toEqual({ type: 'object', properties: { error: { $ref: '#/$defs/error' } }, $defs: { error: { type: ['string', 'null'], maxLength: 200 } } });
+    expect(compactToolSchema(published, { ...quiet, dropUnusedId: false })).toHaveProperty('$id');
+    expect(compactToolSchema(published, { ...quiet, keepKeywords: ['$id'] })).toHaveProperty('$id');
+  });
+
+  it.each([
+    ['a $ref resolved against the base', { properties: { error: { $ref: 'error.schema.json' } } }],
+    ['a $ref to another document', { properties: { error: { $ref: 'https://example.com/schemas/error.json#/x' } } }],
+    ['an $id below the root', { properties: { error: { $id: 'error', type: 'string' } } }],
+    ['an anchor', { properties: { error: { $anchor: 'error', type: 'string' } } }],
+  ])('keeps it with %s', (_case, extra) => {
+    const schema = { ...published, ...extra };
+    expect(dropUnusedRootId(schema)).toBe(schema);
   });
 });

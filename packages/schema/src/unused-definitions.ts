@@ -100,3 +100,19 @@ function hasOtherWayIn(value: unknown): boolean {
   scan(value, found);
   return found.other;
 }
+
+/**
+ * The schema without its root `$id` when nothing needs it: every `$ref` in it is a local `#...` pointer (which
+ * resolves to the same place against any base URI) and nothing else in it sets a base or an anchor. A tool's
+ * schema is sent whole, so no other schema can refer to it by that address. Left as it is (the same object)
+ * otherwise.
+ */
+export function dropUnusedRootId(schema: Record<string, unknown>): Record<string, unknown> {
+  if (typeof schema.$id !== 'string') return schema;
+  const { $id: _id, ...rest } = schema;
+  const found = { references: [] as string[], other: false };
+  scan(rest, found);
+  if (found.other || found.references.some((reference) => !reference.startsWith('#'))) return schema;
+  // Built from entries, so a key named `__proto__` stays data.
+  return Object.fromEntries(Object.entries(schema).filter(([keyword]) => keyword !== '$id'));
+}
