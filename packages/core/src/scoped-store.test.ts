@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { CtxkitError } from './ctxkit-error.ts';
 import { memoryStore } from './memory-store.ts';
 import type { StorePlugin } from './plugin.ts';
 import { boundedStore, conversationPrefix, conversationStore, scopedStore } from './scoped-store.ts';
@@ -42,11 +41,9 @@ describe('boundedStore', () => {
   };
 
   it('fails a call that does not settle in time with STORE_ERROR naming the key and the store', async () => {
-    const error = await boundedStore(hanging, 20)
-      .getItem('r7')
-      .catch((caught: unknown) => caught);
-    expect(CtxkitError.isInstance(error, 'STORE_ERROR')).toBe(true);
-    expect((error as Error).message).toBe('[ctxkit:core] getItem "r7" timed out after 20 ms (store "hanging")');
+    await expect(boundedStore(hanging, 20).getItem('r7')).rejects.toThrow(
+      expect.objectContaining({ code: 'STORE_ERROR', message: '[ctxkit:core] getItem "r7" timed out after 20 ms (store "hanging")' }),
+    );
     await expect(boundedStore(hanging, 20).setItem('r8', 'x')).rejects.toThrow('setItem "r8" timed out after 20 ms');
   });
 

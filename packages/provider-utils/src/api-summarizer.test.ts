@@ -60,9 +60,7 @@ describe('createApiSummarizer', () => {
 
   it('times out a completion that ignores its signal', async () => {
     const summarizer = createApiSummarizer({ id: 'slow', provider: 'test', timeoutMs: 30, complete: () => new Promise(() => undefined) });
-    const error = await summarizer.summarize({ messages, instructions: 'x' }).catch((caught: unknown) => caught);
-    expect(CtxkitError.isInstance(error, 'TIMEOUT')).toBe(true);
-    expect((error as Error).message).toBe('[ctxkit:test] slow: summary took longer than 30 ms');
+    await expect(summarizer.summarize({ messages, instructions: 'x' })).rejects.toThrow(expect.objectContaining({ code: 'TIMEOUT', message: '[ctxkit:test] slow: summary took longer than 30 ms' }));
   });
 
   it('aborts with the request signal and passes it on to the call', async () => {

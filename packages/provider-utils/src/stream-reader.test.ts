@@ -1,7 +1,6 @@
 import { closeTestServers, sendStream, startTestServer } from '@ctxkit/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from './http.ts';
-import { ProviderCallError } from './provider-call-error.ts';
 import { readJsonEvents, readJsonLines, readServerSentEvents } from './stream-reader.ts';
 
 afterEach(closeTestServers);
@@ -44,9 +43,9 @@ describe('readJsonEvents', () => {
 
   it('names the chunk that is not JSON', async () => {
     const open = await serve(['data: {"n":1}\n\n', 'data: {"n":\n\n']);
-    const error = await collect(readJsonEvents(open.body, { provider: 'openai' })).catch((caught: unknown) => caught);
-    expect(ProviderCallError.isInstance(error) && error.failure).toBe('malformed');
-    expect((error as Error).message).toBe('[ctxkit:openai] stream chunk 1 is not JSON: {"n":');
+    await expect(collect(readJsonEvents(open.body, { provider: 'openai' }))).rejects.toThrow(
+      expect.objectContaining({ failure: 'malformed', message: '[ctxkit:openai] stream chunk 1 is not JSON: {"n":' }),
+    );
   });
 });
 
