@@ -15,7 +15,8 @@ import { checkToolsAgreement } from './bench/validation-agreement.ts';
 // issue 12 (Stainless, Sentry, tau2-bench, openapi-mcp-generator, Playwright, a Rust rmcp server, Go SDK and Go
 // Toolbox servers, Notion, Supabase, Azure (.NET), mcp-server-kubernetes, MongoDB, Heroku, n8n-mcp, Firecrawl,
 // LaunchDarkly, ExecuteAutomation, Chrome DevTools, AntV, HubSpot, Desktop Commander, Temporal Cortex, Kanoniv,
-// Falconer, Lark, x64dbg). Every file here is picked up.
+// Falconer, Lark, x64dbg, Twilio, Auth0, Postman, Microsoft 365, Google Drive, XcodeBuildMCP, Metabase, Todoist,
+// Coolify). Every file here is picked up; `non-json-schema/` (BFCL's raw types, which ajv cannot compile) is not.
 const fixtures = join(import.meta.dirname, '__fixtures__');
 const files = readdirSync(fixtures)
   .filter((file) => file.endsWith('.json'))
