@@ -62,17 +62,14 @@ const silent = (calls: { count: number }): SummarizerPlugin => ({
 
 const policy = { specificationVersion: 'v1', kind: 'threshold-policy', id: 'fixed', decide: () => ({ threshold: 2_000, target: 1_000, reason: 'fixed' }) } as const;
 
+/** A manager whose summarizer time is 50 ms a compaction, skipped for the next 2 after a timeout. */
+const guardedManager = (plugins: (TierPlugin | SummarizerPlugin)[]) =>
+  createContextManager({ model: 'm', contextWindow: 100_000, policy, keepRecentTurns: 1, summarizerGuard: { compactionTimeoutMs: 50, skipCompactions: 2 }, plugins });
+
 describe('a summarizer that never answers', () => {
   it('bounds the compaction, reports it timed out, skips it for the next compactions, then tries again', async () => {
     const calls = { count: 0 };
-    const manager = createContextManager({
-      model: 'm',
-      contextWindow: 100_000,
-      policy,
-      keepRecentTurns: 1,
-      summarizerGuard: { compactionTimeoutMs: 50, skipCompactions: 2 },
-      plugins: [summaryishTier(), noteTier(), silent(calls)],
-    });
+    const manager = guardedManager([summaryishTier(), noteTier(), silent(calls)]);
     const first = await manager.prepare(run(10, 'a'));
     expect(first.report.decision).toBe('compacted');
     expect(first.report.tiers[0]).toMatchObject({ id: 'summaryish', status: 'failed', reason: expect.stringContaining('did not answer within') });
@@ -98,14 +95,7 @@ describe('a summarizer that never answers', () => {
 
   it('counts only the calls that reached the summarizer: a later tier asking past the deadline is answered by the guard', async () => {
     const calls = { count: 0 };
-    const manager = createContextManager({
-      model: 'm',
-      contextWindow: 100_000,
-      policy,
-      keepRecentTurns: 1,
-      summarizerGuard: { compactionTimeoutMs: 50, skipCompactions: 2 },
-      plugins: [summaryishTier(), { ...summaryishTier(), id: 'summaryish-again' }, noteTier(), silent(calls)],
-    });
+    const manager = guardedManager([summaryishTier(), { ...summaryishTier(), id: 'summaryish-again' }, noteTier(), silent(calls)]);
     const { report } = await manager.prepare(run(10, 'a'));
     expect(report.tiers[1]).toMatchObject({ id: 'summaryish-again', status: 'failed', reason: expect.stringContaining('did not answer within') });
     expect(calls.count).toBe(1);
