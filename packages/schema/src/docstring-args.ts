@@ -1,3 +1,4 @@
+import { collapseWhitespace } from './description-text.ts';
 import { isRecord } from './schema-keywords.ts';
 
 /** A section header alone on its line: `Args:`, `Arguments:`, `Parameters:` or `Params:`, any case, maybe in bold. */
@@ -62,7 +63,9 @@ function readSection(lines: readonly string[], header: number, headerIndent: num
   return entries.length === 0 ? undefined : { start: header, end, entries };
 }
 
-const sameText = (a: string, b: string) => a.trim().replace(/\s+/g, ' ').replace(/\.$/, '').toLowerCase() === b.trim().replace(/\s+/g, ' ').replace(/\.$/, '').toLowerCase();
+/** Two descriptions that say the same, but for white space, case and a closing full stop. */
+const comparable = (text: string) => collapseWhitespace(text).replace(/\.$/, '').toLowerCase();
+const sameText = (a: string, b: string) => comparable(a) === comparable(b);
 
 /**
  * Moves a docstring's argument section out of a tool description and onto the parameters it documents:
