@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -60,4 +60,20 @@ describe('a reader that closes early', () => {
     },
     60_000,
   );
+});
+
+describe('--plot in a project without its optional libraries', () => {
+  // Vega and Vega-Lite are optional peers of ctxkit: the hook resolves them as a project that never installed them.
+  it('exits 2 saying what to install, and writes no plot', () => {
+    const plot = join(dir, 'frontier.svg');
+    const withoutVega = join(import.meta.dirname, '__fixtures__', 'without-vega.mjs');
+    const done = spawnSync(tsx, ['--import', withoutVega, '--conditions=@ctxkit/source', cli, 'simulate', join(dir, 'run.jsonl'), '--compare', '--plot', plot], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(done.stderr).toContain('ctxkit: --plot draws with Vega and Vega-Lite, which ctxkit does not install for everyone: run `npm install vega@5 vega-lite@5` beside ctxkit');
+    expect(done.stdout).toBe('');
+    expect(done.status).toBe(2);
+    expect(existsSync(plot)).toBe(false);
+  }, 60_000);
 });

@@ -1,4 +1,6 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -218,14 +220,41 @@ describe('ctxkit simulate: bad options and failures', () => {
     expect(skew.code).toBe(2);
     expect(skew.stderr).toContain('--usage-skew must be a number above 0 and at most 10');
     expect((await ctxkit('simulate', file('run.jsonl'), '--trigger-tokens', '0')).code).toBe(2);
+    const lonelyURL = await ctxkit('simulate', file('run.jsonl'), '--summarizer-url', 'http://127.0.0.1:11434');
+    expect(lonelyURL.code).toBe(2);
+    expect(lonelyURL.stderr).toContain('--summarizer-url says where the --summarizer model answers: use it with --summarizer');
+    const badURL = await ctxkit('simulate', file('run.jsonl'), '--summarizer', 'ollama:qwen3:8b', '--summarizer-url', '127.0.0.1:11434');
+    expect(badURL.code).toBe(2);
+    expect(badURL.stderr).toContain('--summarizer-url must be an http:// or https:// URL, got "127.0.0.1:11434"');
     const plot = await ctxkit('simulate', file('run.jsonl'), '--plot', join(dir, 'missing', 'frontier.svg'));
     expect(plot.code).toBe(2);
     expect(plot.stderr).toContain(`--plot ${join(dir, 'missing', 'frontier.svg')}: the folder ${join(dir, 'missing')} does not exist`);
   });
 
   it('warns and exits 1 when the named summarizer never answered, with the failures in --json', async () => {
-    // Nothing listens on Ollama's port here: every summary call is refused.
-    const { code, stdout, stderr } = await ctxkit('simulate', file('run.jsonl'), '--window', '8000', '--max-output', '1000', '--summarizer', 'ollama:qwen3:8b', '--json');
+    // A server at --summarizer-url that drops every connection: every summary call fails, whether or not an
+    // Ollama runs on this machine's usual port.
+    let calls = 0;
+    const server = createServer((request) => {
+      calls++;
+      request.socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { code, stdout, stderr } = await ctxkit(
+      'simulate',
+      file('run.jsonl'),
+      '--window',
+      '8000',
+      '--max-output',
+      '1000',
+      '--summarizer',
+      'ollama:qwen3:8b',
+      '--summarizer-url',
+      url,
+      '--json',
+    ).finally(() => server.close());
+    expect(calls).toBeGreaterThan(0);
     expect(code).toBe(1);
     const [run] = JSON.parse(stdout).runs;
     expect(run.summarizerFailures).toBeGreaterThan(0);

@@ -14,7 +14,7 @@ Usage:
   ctxkit schema-bench TOOLS.json --defer [--always-loaded NAME,...] [--queries QUERIES.json] [--system FILE]
   ctxkit simulate FILE.jsonl... [--window N[,N...]] [--max-output N] [--policy NAME] [--compare [--iso]]
                   [--trigger-tokens N] [--usage-skew F] [--check] [--model ID] [--summarizer PROVIDER:MODEL]
-                  [--plot FILE.svg]
+                  [--summarizer-url URL] [--plot FILE.svg]
                   policies: none, sliding-window, summarize-at-90, observation-masking, codex, gemini-cli,
                   opencode, anthropic-context-editing, ctxkit
   ctxkit simulate --demo
@@ -22,7 +22,7 @@ Usage:
 Every command takes --json for machine output. Bad input exits with code 2.
 `;
 
-const stringOptions = ['window', 'max-output', 'policy', 'model', 'tools', 'system', 'summarizer', 'trigger-tokens', 'usage-skew', 'plot', 'queries', 'always-loaded'];
+const stringOptions = ['window', 'max-output', 'policy', 'model', 'tools', 'system', 'summarizer', 'summarizer-url', 'trigger-tokens', 'usage-skew', 'plot', 'queries', 'always-loaded'];
 const booleanOptions = ['iso', 'compact', 'defer', 'compare', 'check', 'demo', 'json'];
 
 /** node:util parseArgs' options: every command's, checked against `allowed` per command after parsing. */
@@ -36,7 +36,7 @@ const allowed: Record<string, readonly string[]> = {
   threshold: ['window', 'max-output', 'policy', 'json'],
   measure: ['model', 'tools', 'json'],
   'schema-bench': ['system', 'compact', 'defer', 'queries', 'always-loaded', 'json'],
-  simulate: ['window', 'max-output', 'policy', 'compare', 'iso', 'trigger-tokens', 'usage-skew', 'plot', 'check', 'model', 'summarizer', 'demo', 'json'],
+  simulate: ['window', 'max-output', 'policy', 'compare', 'iso', 'trigger-tokens', 'usage-skew', 'plot', 'check', 'model', 'summarizer', 'summarizer-url', 'demo', 'json'],
 };
 
 /** Node's unknown-option message, said as the other usage errors are: the option and what the command takes. */

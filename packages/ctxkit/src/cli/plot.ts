@@ -1,3 +1,31 @@
+import { UsageError } from './input.ts';
+import { importOptional } from './optional-import.ts';
+
+/** Vega-Lite's compiler and Vega's runtime, the two libraries `--plot` draws with. */
+export interface PlotLibraries {
+  compile: typeof import('vega-lite').compile;
+  vega: typeof import('vega');
+}
+
+/** The versions `--plot` is written and tested against; the install hint names them. */
+const plotPeers = 'vega@5 vega-lite@5';
+
+/**
+ * Loads Vega and Vega-Lite, which `ctxkit` lists as optional peers rather than installing them for every
+ * user (85 of the command's packages and 42 MB, for one flag). A library that is not installed is a usage
+ * error that says what to install; any other failure to load one is passed on as it is.
+ */
+export async function loadPlotLibraries(load: (name: string) => Promise<unknown> = importOptional): Promise<PlotLibraries> {
+  try {
+    const [vegaLite, vega] = await Promise.all([load('vega-lite'), load('vega')]);
+    return { compile: (vegaLite as typeof import('vega-lite')).compile, vega: vega as typeof import('vega') };
+  } catch (error) {
+    const code = (error as { code?: unknown } | undefined)?.code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
+    throw new UsageError(`--plot draws with Vega and Vega-Lite, which ctxkit does not install for everyone: run \`npm install ${plotPeers}\` beside ctxkit`);
+  }
+}
+
 /** One point of the retention–cost plot: a policy's replay at one window, pooled over the runs. */
 export interface RetentionPoint {
   policy: string;
@@ -16,8 +44,8 @@ export interface RetentionPoint {
  * A colour per policy, a shape per window; the label says when a peer ran at ctxkit's threshold (iso).
  * Policies that overflowed are drawn hollow: what they kept did not fit the window.
  */
-export async function retentionPlotSvg(points: readonly RetentionPoint[], title: string): Promise<string> {
-  const [{ compile }, vega] = await Promise.all([import('vega-lite'), import('vega')]);
+export async function retentionPlotSvg(points: readonly RetentionPoint[], title: string, libraries?: PlotLibraries): Promise<string> {
+  const { compile, vega } = libraries ?? (await loadPlotLibraries());
   const values = points.map((point) => ({
     ...point,
     label: point.rule === 'own' ? point.policy : `${point.policy} (${point.rule})`,

@@ -15,27 +15,39 @@ import { type CommandValues, policyOf, text } from './commands.ts';
 import { maxOutputOption, readTranscript, tokensOption, UsageError, windowOption } from './input.ts';
 import { nearestPrices } from './nearest-prices.ts';
 import { type CliIo, formatNumber, formatPercent, progressBar, table } from './output.ts';
-import { retentionPlotSvg } from './plot.ts';
+import { loadPlotLibraries, type PlotLibraries, retentionPlotSvg } from './plot.ts';
 
-const providerFactories: Record<string, () => { summarizer?: (model: string, options?: { timeoutMs?: number }) => SummarizerPlugin }> = {
-  openai: () => openaiProvider(),
-  anthropic: () => anthropicProvider(),
-  gemini: () => geminiProvider(),
-  openrouter: () => openrouterProvider(),
-  ollama: () => ollamaProvider(),
-  lmstudio: () => lmstudioProvider(),
-  vllm: () => vllmProvider(),
-  llamacpp: () => llamacppProvider(),
+/** A provider's options with the base URL `--summarizer-url` gave, if any. */
+const at = (baseURL: string | undefined) => (baseURL ? { baseURL } : {});
+
+const providerFactories: Record<string, (baseURL?: string) => { summarizer?: (model: string, options?: { timeoutMs?: number }) => SummarizerPlugin }> = {
+  openai: (baseURL) => openaiProvider(at(baseURL)),
+  anthropic: (baseURL) => anthropicProvider(at(baseURL)),
+  gemini: (baseURL) => geminiProvider(at(baseURL)),
+  openrouter: (baseURL) => openrouterProvider(at(baseURL)),
+  ollama: (baseURL) => ollamaProvider(at(baseURL)),
+  lmstudio: (baseURL) => lmstudioProvider(at(baseURL)),
+  vllm: (baseURL) => vllmProvider(at(baseURL)),
+  llamacpp: (baseURL) => llamacppProvider(at(baseURL)),
 };
 
-function summarizerOption(value: string | undefined): SummarizerPlugin | undefined {
+/** `--summarizer-url`: where the summarizer's provider answers, when not at its usual address. */
+function summarizerURLOption(value: string | undefined, summarizer: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (summarizer === undefined) throw new UsageError('--summarizer-url says where the --summarizer model answers: use it with --summarizer');
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') throw new UsageError(`--summarizer-url must be an http:// or https:// URL, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function summarizerOption(value: string | undefined, baseURL: string | undefined): SummarizerPlugin | undefined {
   if (value === undefined) return undefined;
   const colon = value.indexOf(':');
   const provider = colon > 0 ? providerFactories[value.slice(0, colon)] : undefined;
   if (!provider || colon === value.length - 1) {
     throw new UsageError(`--summarizer takes PROVIDER:MODEL with a provider among ${Object.keys(providerFactories).join(', ')}, got ${JSON.stringify(value)}`);
   }
-  return provider().summarizer?.(value.slice(colon + 1), { timeoutMs: 120_000 });
+  return provider(baseURL).summarizer?.(value.slice(colon + 1), { timeoutMs: 120_000 });
 }
 
 /** One replay in `simulate`'s output: a run under one policy, window and rule. */
@@ -117,7 +129,7 @@ function simulateSettings(files: readonly string[], values: CommandValues, io: C
   const policies: SimulationPolicy[] = compare ? [...simulationPolicies] : [policyOf(text(values, 'policy') ?? 'ctxkit', simulationPolicies) as SimulationPolicy];
   const { priceModel, prices } = pricesOption(values, io);
   const summarizerName = text(values, 'summarizer');
-  const summarizer = summarizerOption(summarizerName);
+  const summarizer = summarizerOption(summarizerName, summarizerURLOption(text(values, 'summarizer-url'), summarizerName));
   // A named summarizer is priced as its own model where the catalog lists it, else as the active model.
   const summarizerPrices = summarizerName ? nearestPrices(summarizerName)?.prices : undefined;
   return { demo, windows, maxOutputTokens, compare, iso, triggerTokens, usageSkew, plot, policies, priceModel, prices, summarizerName, summarizer, summarizerPrices };
@@ -275,31 +287,34 @@ function printProblems(results: readonly Replay[], io: CliIo): void {
   }
 }
 
-async function writePlot(plot: string, totals: readonly PooledReplay[], runCount: number, priceModel: string): Promise<void> {
+async function writePlot(plot: string, libraries: PlotLibraries, totals: readonly PooledReplay[], runCount: number, priceModel: string): Promise<void> {
   const points = totals.filter((total) => total.estimatedCostUsd !== undefined && total.policy !== 'none');
   writeFileSync(
     plot,
     await retentionPlotSvg(
       points.map((total) => ({ ...total, costUsd: total.estimatedCostUsd! })),
       `Retention against cost, ${runCount} run${runCount === 1 ? '' : 's'}, priced as ${priceModel}`,
+      libraries,
     ),
   );
 }
 
 /**
  * `ctxkit simulate FILE... [--window N[,N]] [--max-output N] [--policy P] [--compare [--iso]] [--trigger-tokens N]
- * [--usage-skew F] [--check] [--model ID] [--summarizer PROVIDER:MODEL] [--plot FILE.svg] [--demo]`. Returns the exit code.
+ * [--usage-skew F] [--check] [--model ID] [--summarizer PROVIDER:MODEL [--summarizer-url URL]] [--plot FILE.svg] [--demo]`. Returns the exit code.
  */
 export async function simulateCommand(files: readonly string[], values: CommandValues, io: CliIo): Promise<number> {
   const settings = simulateSettings(files, values, io);
+  // Loaded before the replays, which can take minutes, so a missing library is said at once.
+  const plotLibraries = settings.plot ? await loadPlotLibraries() : undefined;
   const check = values.check === true;
   const runs: RecordedRun[] = settings.demo
     ? [{ file: 'demo (synthetic coding session)', messages: demoSession() }]
     : files.map((file) => ({ file, messages: readTranscript(file, (warning) => io.stderr(`ctxkit: warning: ${warning}\n`)) }));
   const results = await replayAll(runs, replayPlan(settings), settings, check, io);
   const totals = pooled(results);
-  if (settings.plot) {
-    await writePlot(settings.plot, totals, runs.length, settings.priceModel);
+  if (settings.plot && plotLibraries) {
+    await writePlot(settings.plot, plotLibraries, totals, runs.length, settings.priceModel);
     if (!values.json) io.stderr(`wrote ${settings.plot}\n`);
   }
   const { summarizer, summarizerName } = settings;
