@@ -64,6 +64,7 @@ const holdout34: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout35: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-35.json'), 'utf8'));
 const holdout36: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-36.json'), 'utf8'));
 const holdout37: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-37.json'), 'utf8'));
+const holdout38: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-38.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -172,6 +173,7 @@ for (const [name, set, file] of [
   ['thirty-fifth', holdout35, 'provider-errors-holdout-35.json'],
   ['thirty-sixth', holdout36, 'provider-errors-holdout-36.json'],
   ['thirty-seventh', holdout37, 'provider-errors-holdout-37.json'],
+  ['thirty-eighth', holdout38, 'provider-errors-holdout-38.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);

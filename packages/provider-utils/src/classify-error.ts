@@ -183,9 +183,11 @@ const rateLimitWords = new RegExp(
 // OpenAI's "exceeded your current quota" sends the reader to its error-codes guide (the billing error, decision 0064);
 // Gemini says the same words of a per-minute quota and links its rate-limits page, which waiting does restore.
 const openAiBillingQuota = /exceeded your current quota\b[\s\S]{0,200}?\berror-codes\b/;
-// A quota that waiting a moment does not restore: daily caps, an exhausted balance.
+// A quota that waiting a moment does not restore: daily caps, an exhausted balance. One-api relays' balance check names the
+// user's quota and its figures before "is not enough"; Tencent CloudBase says a token usage "exceeded quota limit" until
+// resources are bought (decision 0064, a thirty-eighth set).
 const exhaustedQuota = new RegExp(
-  String.raw`insufficient[_ ]quota|per[ _]?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\bfor the (?:month|week|day)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\b[TR]PD\b|insufficient (?:account )?(?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${openAiBillingQuota.source}|${periodLimitExhausted.source}|${planCapChinese.source}|${outOfCredit.source}`,
+  String.raw`insufficient[_ ]quota|per[ _]?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\bfor the (?:month|week|day)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\bquota\b[^.\n]{0,60}?\bis not enough\b|\b(?:token )?usage exceeded (?:the |your )?quota limit\b|\bexceed_token_quota_limit\b|\b[TR]PD\b|insufficient (?:account )?(?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${openAiBillingQuota.source}|${periodLimitExhausted.source}|${planCapChinese.source}|${outOfCredit.source}`,
   'i',
 );
 // Words that make an error an overflow whatever its status: Anthropic answers 429 for a long-context
@@ -311,6 +313,9 @@ const busyWords =
 // A deadline that passed before the model answered ("Request didn't generate first token before the given deadline",
 // Fireworks's 429): the request took too long, whatever status it came with.
 const deadlinePassed = /\b(?:before|by) the (?:given |request(?:ed)? |configured )?deadline\b/i;
+// A relay or gateway that gave up waiting for the upstream, in Chinese (one-api's 504: "服务器没有等到上游服务器的回应"; "请求超时",
+// "上游响应超时"): the request took too long (decision 0064, a thirty-eighth set).
+const upstreamNoAnswerChinese = /(?:没有|未)(?:等到|收到)[^。，,]{0,12}(?:回应|响应)|(?:请求|上游|响应|网关|连接)\S{0,2}超时/;
 // A request the server cannot serve as it is started or built, which llama.cpp's server answers as a 500 `server_error`
 // ("tools param requires --jinja flag", "Only one completion choice is allowed", "Cannot use both json_schema and
 // grammar", "... Start it with `--embeddings`"): the same request fails again, though another provider may take it.
@@ -478,7 +483,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
   }
   // A closed account is closed whatever status it comes with (Z.ai answers a locked account with a 429).
   if (unavailableToAccount.test(text) && !rateLimitWords.test(text)) return { kind: 'other', fallback: true, retryable: false };
-  if (deadlinePassed.test(text) && !rateLimitWords.test(text)) return { kind: 'timeout', retryable: true };
+  if ((deadlinePassed.test(text) || upstreamNoAnswerChinese.test(text)) && !rateLimitWords.test(text)) return { kind: 'timeout', retryable: true };
   if (quotaProjectFault.test(text) && status !== 429 && !/\b(?:exceeded|exhausted)\b/i.test(text)) return { kind: 'other', retryable: false };
   if (status === 429 || rateLimitWords.test(text)) {
     const numbers = rateLimitNumbers(text);
