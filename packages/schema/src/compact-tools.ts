@@ -69,6 +69,13 @@ export interface CompactToolsOptions extends CompactSchemaOptions {
    * top-level parameter that has no other description (see `moveDocstringArgs`). @default true
    */
   moveDocstringArgs?: boolean;
+  /**
+   * Say an MCP tool's display name once: a tool-level `title` equal to its `annotations.title` is left out.
+   * MCP (2025-06-18) shows `title`, else `annotations.title`, else `name`, and clients older than that
+   * read only `annotations.title`, so every client shows the same name. A `title` that differs stays.
+   * MCP shape only. @default true
+   */
+  dropDuplicateTitle?: boolean;
 }
 
 /** What {@link compactToolsChecked} did, tool by tool. */
@@ -190,15 +197,17 @@ function isStrict(tool: Record<string, unknown>, shape: ToolShape): boolean {
 const optionalMcpFields = new Set(['title', 'outputSchema', 'annotations', 'execution', '_meta', 'icons']);
 const optionalAnnotationFields = new Set(['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
 
-/** The MCP tool without the optional fields it set to null and the hints that restate a default (a copy). */
+/** The MCP tool without the optional fields it set to null, the hints that restate a default and a title said twice (a copy). */
 function withoutVacuousMcpFields(tool: Record<string, unknown>, options: CompactToolsOptions): Record<string, unknown> {
   const dropNull = options.dropNullMcpFields ?? true;
   const dropDefaults = options.dropDefaultMcpHints ?? true;
-  if (!dropNull && !dropDefaults) return tool;
+  const dropTitle = options.dropDuplicateTitle ?? true;
+  if (!dropNull && !dropDefaults && !dropTitle) return tool;
   // Built from entries, so a field named `__proto__` stays data.
   const out: [string, unknown][] = [];
   for (const [field, value] of Object.entries(tool)) {
     if (dropNull && value === null && optionalMcpFields.has(field)) continue;
+    if (dropTitle && field === 'title' && typeof value === 'string' && isRecord(tool.annotations) && tool.annotations.title === value) continue;
     if (field === 'annotations' && isRecord(value)) {
       const hints = Object.entries(value).filter(([hint, hintValue]) => {
         if (dropNull && hintValue === null && optionalAnnotationFields.has(hint)) return false;
