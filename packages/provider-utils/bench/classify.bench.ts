@@ -65,6 +65,7 @@ const holdout35: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout36: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-36.json'), 'utf8'));
 const holdout37: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-37.json'), 'utf8'));
 const holdout38: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-38.json'), 'utf8'));
+const holdout39: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-39.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -174,6 +175,7 @@ for (const [name, set, file] of [
   ['thirty-sixth', holdout36, 'provider-errors-holdout-36.json'],
   ['thirty-seventh', holdout37, 'provider-errors-holdout-37.json'],
   ['thirty-eighth', holdout38, 'provider-errors-holdout-38.json'],
+  ['thirty-ninth', holdout39, 'provider-errors-holdout-39.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);

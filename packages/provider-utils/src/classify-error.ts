@@ -66,12 +66,15 @@ function textOfValue(value: unknown): string {
   }
 }
 
-/** Bodies arrive JSON-in-JSON, as Python reprs or escaped in logs: flatten them so one pattern fits all. */
+/**
+ * Bodies arrive JSON-in-JSON, as Python reprs or escaped in logs: flatten them so one pattern fits all. Thousands
+ * separators go from every group of a figure ("5,958,968 tokens"; decision 0064, a thirty-ninth set).
+ */
 function flatten(text: string): string {
   return text
     .replace(/\\+n/g, ' ')
     .replace(/\\+(["'`])/g, '$1')
-    .replace(/(\d),(\d{3})\b/g, '$1$2')
+    .replace(/(\d),(?=\d{3}\b)/g, '$1')
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -353,6 +356,10 @@ const limitPatterns = [
   /\bmaximum:\s*(\d+)/i,
   // LM Studio: "... when context length is 4096"
   /\bcontext length is (\d+)\b/i,
+  // A server's own setting named as it is spelled: "prepared prompt exceeds Engine max_context 196608" (decision 0064, a thirty-ninth set)
+  /\bmax[_ ]context(?:[_ ](?:length|size|window|tokens))?\W{1,3}(\d+)/i,
+  // A bare comparison after an overflow code: "context_length_exceeded: 250000 > 128000"
+  /\b\d+\s*>\s*(\d+)\b/,
 ];
 const reportedPatterns = [
   /(?:request|message|prompt|input)\s*\((\d+)(?: tokens?)?\)/i,
@@ -367,6 +374,7 @@ const reportedPatterns = [
   /\btoken count (?:is|of)\s+(\d+)/i,
   /length\W{0,3}(\d+)/i,
   /\bprompt\s*=\s*(\d+)/i,
+  /\b(\d+)\s*>\s*\d+\b/,
 ];
 // The limit may be quoted: Groq's "`max_tokens` must be less than or equal to `16384`" (decision 0064, a thirty-third set).
 const maxTokensLimitPatterns = [
