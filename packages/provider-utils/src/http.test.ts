@@ -124,7 +124,10 @@ describe('request (streams)', () => {
     const seen: unknown[] = [];
     const error = await (async () => {
       for await (const event of readJsonEvents(open.body, { provider: 'test' })) seen.push(event.data);
-    })().catch((caught: unknown) => caught);
+    })().then(
+      () => expect.unreachable('the call resolved; it must reject'),
+      (caught: unknown) => caught,
+    );
     expect(seen).toEqual([{ n: 1 }]);
     expect(ProviderCallError.isInstance(error) && error.failure).toBe('timeout');
   });

@@ -167,7 +167,10 @@ describe('createLocalProvider: the summarizer', () => {
     const error = await provider
       .summarizer('qwen3-8b')
       .summarize({ messages: transcript, instructions: 'Summarize.' })
-      .catch((caught: unknown) => caught);
+      .then(
+        () => expect.unreachable('the call resolved; it must reject'),
+        (caught: unknown) => caught,
+      );
     expect(CtxkitError.isInstance(error, 'TIMEOUT')).toBe(true);
     expect(provider.classifyError(error)).toMatchObject({ kind: 'timeout', fallback: true });
     expect(await provider.summarizer('qwen3-8b', { timeoutMs: 10_000 }).summarize({ messages: transcript, instructions: 'Summarize.' })).toBe('## Task\nFix the parser');
