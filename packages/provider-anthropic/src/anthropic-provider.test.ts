@@ -110,7 +110,10 @@ describe('anthropicProvider summarizer and errors', () => {
     const error = await anthropic
       .summarizer('claude-sonnet-4-5')
       .summarize({ messages, instructions: 'x' })
-      .catch((caught: unknown) => caught);
+      .then(
+        () => expect.unreachable('the call resolved; it must reject'),
+        (caught: unknown) => caught,
+      );
     expect(anthropic.classifyError(error)).toMatchObject({ kind: 'context_overflow', fallback: false });
     expect(anthropic.classifyError(json('model-context-window-exceeded.json')).kind).toBe('context_overflow');
   });
@@ -123,7 +126,10 @@ describe('anthropicProvider summarizer and errors', () => {
     const error = await anthropic
       .summarizer('claude-sonnet-4-5')
       .summarize({ messages, instructions: 'x' })
-      .catch((caught: unknown) => caught);
+      .then(
+        () => expect.unreachable('the call resolved; it must reject'),
+        (caught: unknown) => caught,
+      );
     expect(anthropic.classifyError(error)).toMatchObject({ kind: 'context_overflow', reportedTokens: 208_310, limitTokens: 200_000 });
     expect(await anthropicProvider({ apiKey: 'k', baseURL: `${server.url}/v1`, store: fileStore(dir) }).contextWindow('claude-sonnet-4-5')).toEqual({
       contextWindow: 200_000,
@@ -138,7 +144,10 @@ describe('anthropicProvider summarizer and errors', () => {
       anthropicProvider({ apiKey: 'k', baseURL: `${server}/v1` })
         .summarizer('claude-3-haiku-20240307', timeoutMs ? { timeoutMs } : {})
         .summarize({ messages, instructions: 'x' })
-        .catch((caught: unknown) => caught);
+        .then(
+          () => expect.unreachable('the call resolved; it must reject'),
+          (caught: unknown) => caught,
+        );
     const limited = await anthropicLike({}, () => [429, json('error-rate-limit.json'), { 'retry-after': '12' }]);
     expect(anthropic.classifyError(await call(limited.url))).toMatchObject({ kind: 'rate_limit', retryAfterMs: 12_000, fallback: true, retryable: true });
     const overloaded = await anthropicLike({}, () => [529, json('error-overloaded.json')]);

@@ -116,11 +116,17 @@ describe('geminiProvider summarizer and errors', () => {
       geminiProvider({ apiKey: 'k', baseURL: `${url}/v1beta` })
         .summarizer('gemini-2.5-flash')
         .summarize({ messages, instructions: 'x' })
-        .catch((caught: unknown) => caught);
+        .then(
+          () => expect.unreachable('the call resolved; it must reject'),
+          (caught: unknown) => caught,
+        );
     const overflow = await gemini
       .summarizer('tuned-model-7')
       .summarize({ messages, instructions: 'x' })
-      .catch((caught: unknown) => caught);
+      .then(
+        () => expect.unreachable('the call resolved; it must reject'),
+        (caught: unknown) => caught,
+      );
     expect(gemini.classifyError(overflow)).toMatchObject({ kind: 'context_overflow', reportedTokens: 1_200_293, limitTokens: 1_048_576 });
     expect(await geminiProvider({ apiKey: 'k', baseURL: `${overflowing.url}/v1beta`, store: fileStore(dir) }).contextWindow('tuned-model-7')).toEqual({ contextWindow: 1_048_576, source: 'learned' });
 

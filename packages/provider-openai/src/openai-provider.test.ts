@@ -157,7 +157,10 @@ describe('openaiProvider summarizer', () => {
     const error = await openai
       .summarizer('gpt-4.1')
       .summarize({ messages, instructions: 'x' })
-      .catch((caught: unknown) => caught);
+      .then(
+        () => expect.unreachable('the call resolved; it must reject'),
+        (caught: unknown) => caught,
+      );
     expect(openai.classifyError(error)).toMatchObject({ kind: 'context_overflow', limitTokens: 128_000, reportedTokens: 131_072, fallback: false, provider: 'openai' });
     expect(await openaiProvider({ apiKey: 'k', baseURL: `${server.url}/v1`, store: fileStore(dir) }).contextWindow('gpt-4.1')).toMatchObject({ contextWindow: 128_000, source: 'learned' });
   });
@@ -167,7 +170,10 @@ describe('openaiProvider summarizer', () => {
     const limitError = await openaiProvider({ apiKey: 'k', baseURL: `${limited.url}/v1` })
       .summarizer('gpt-4o')
       .summarize({ messages, instructions: 'x' })
-      .catch((caught: unknown) => caught);
+      .then(
+        () => expect.unreachable('the call resolved; it must reject'),
+        (caught: unknown) => caught,
+      );
     expect(classifyError(limitError)).toMatchObject({ kind: 'rate_limit', retryAfterMs: 3_000, limitTokens: 30_000, fallback: true, retryable: true });
   });
 

@@ -93,7 +93,10 @@ describe('openrouterProvider summarizer and errors', () => {
     const error = await openrouter
       .summarizer('qwen/qwen3-coder')
       .summarize({ messages, instructions: 'x' })
-      .catch((caught: unknown) => caught);
+      .then(
+        () => expect.unreachable('the call resolved; it must reject'),
+        (caught: unknown) => caught,
+      );
     expect(openrouter.classifyError(error)).toMatchObject({ kind: 'context_overflow', status: 502, limitTokens: 16_000, reportedTokens: 17_165, fallback: false });
     const restarted = openrouterProvider({ apiKey: 'k', baseURL: `${server.url}/api/v1`, store: fileStore(dir) });
     expect(await restarted.contextWindow('qwen/qwen3-coder')).toEqual({ contextWindow: 16_000, maxOutputTokens: 16_000, source: 'learned' });
@@ -117,7 +120,10 @@ describe('openrouterProvider summarizer and errors', () => {
       openrouterProvider({ apiKey: 'k', baseURL: `${url}/api/v1`, discovery: false })
         .summarizer('qwen/qwen3-coder:free')
         .summarize({ messages, instructions: 'x' })
-        .catch((caught: unknown) => caught);
+        .then(
+          () => expect.unreachable('the call resolved; it must reject'),
+          (caught: unknown) => caught,
+        );
     const limited = await openrouterLike(() => [429, json('error-rate-limit.json')]);
     expect(openrouter.classifyError(await call(limited.url))).toMatchObject({ kind: 'rate_limit', fallback: true, retryable: true });
     const broke = await openrouterLike(() => [402, json('error-credits.json')]);

@@ -75,7 +75,10 @@ describe('createApiSummarizer', () => {
       },
     });
     setTimeout(() => controller.abort(), 5);
-    const error = await summarizer.summarize({ messages, instructions: 'x', signal: controller.signal }).catch((caught: unknown) => caught);
+    const error = await summarizer.summarize({ messages, instructions: 'x', signal: controller.signal }).then(
+      () => expect.unreachable('the call resolved; it must reject'),
+      (caught: unknown) => caught,
+    );
     expect(CtxkitError.isInstance(error, 'ABORTED')).toBe(true);
     expect(callSignal?.aborted).toBe(true);
   });

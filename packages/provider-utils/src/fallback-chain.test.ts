@@ -94,7 +94,12 @@ describe('withFallback', () => {
 
   it('reports every failed target when all fail', async () => {
     const chain = withFallback([primary, backup]);
-    const error = await chain.run(async ({ provider }) => Promise.reject(httpError(provider.id, 503, 'overloaded'))).catch((caught: unknown) => caught);
+    const error = await chain
+      .run(async ({ provider }) => Promise.reject(httpError(provider.id, 503, 'overloaded')))
+      .then(
+        () => expect.unreachable('the call resolved; it must reject'),
+        (caught: unknown) => caught,
+      );
     expect(CtxkitError.isInstance(error, 'PROVIDER_ERROR')).toBe(true);
     expect((error as Error).message).toBe('[ctxkit:provider-utils] every fallback target failed: openai gpt-4o (rate_limit), openrouter small (rate_limit)');
   });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHostedProvider, type HostedDiscoveryContext, type HostedProviderOptions } from './hosted-provider.ts';
 import { requestJson } from './http.ts';
 import { modelCatalog } from './model-catalog.ts';
+import { ProviderCallError } from './provider-call-error.ts';
 
 afterEach(async () => {
   await closeTestServers();
@@ -139,5 +140,29 @@ describe('createHostedProvider', () => {
     expect(() => myApiProvider({ defaultWindow: 0 })).toThrow(
       expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('defaultWindow must be a finite number above zero, got 0') }),
     );
+  });
+});
+
+describe('createHostedProvider: answers of another shape', () => {
+  it('reports a models list of another shape as a malformed ProviderCallError naming the base URL, not a bare TypeError', async () => {
+    const server = await startTestServer((_request, response) => sendJson(response, 200, { data: { id: 'not a list' } }));
+    const errors: unknown[] = [];
+    const provider = createHostedProvider({
+      id: 'my-api',
+      defaultBaseURL: `${server.url}/v1`,
+      options: { apiKey: 'k', onError: (error) => errors.push(error) },
+      apiKeyVariables: 'CTXKIT_TEST_API_KEY',
+      authorize: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+      discover: async ({ baseURL, model, call }) => {
+        const listed = (await requestJson<{ data: { id: string; context_length: number }[] }>(`${baseURL}/models`, call())).data.find((entry) => entry.id === model);
+        return listed && { contextWindow: listed.context_length };
+      },
+      usage: () => undefined,
+    });
+    expect(await provider.contextWindow('some/model')).toEqual({ contextWindow: 32_768, source: 'default' });
+    const [error] = errors;
+    expect(ProviderCallError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ failure: 'malformed', url: `${server.url}/v1` });
+    expect((error as Error).message).toMatch(/answered the discovery of some\/model in a shape it does not have \(.*find is not a function\)$/);
   });
 });

@@ -4,6 +4,7 @@ import type { SummaryCompletionRequest } from './api-summarizer.ts';
 import type { ClassifierRule } from './classify-error.ts';
 import { defaultRequestTimeoutMs, type RequestOptions } from './http.ts';
 import type { CatalogLimits, CatalogLookup } from './model-catalog.ts';
+import { unexpectedAnswer } from './provider-call-error.ts';
 import { checkProviderId, createProviderPlugin, type ProviderPluginWithWindows } from './provider-plugin.ts';
 import type { DiscoveredLimits, DiscoverOptions, StoredWindow } from './window-cache.ts';
 
@@ -152,7 +153,9 @@ export function createHostedProvider<Id extends string>(spec: HostedProviderSpec
       ...(discovering
         ? {
             discover: (model: string, { signal, stored }: DiscoverOptions) =>
-              discover({ provider: id, baseURL, model, signal, stored, call: (callOptions = {}) => call(signal, callOptions.keyOptional) }),
+              discover({ provider: id, baseURL, model, signal, stored, call: (callOptions = {}) => call(signal, callOptions.keyOptional) }).catch((error: unknown) =>
+                Promise.reject(unexpectedAnswer(error, { provider: id, url: baseURL, what: `discovery of ${model}` })),
+              ),
           }
         : {}),
       ...(options.discoveryTimeoutMs === undefined ? {} : { discoveryTimeoutMs: options.discoveryTimeoutMs }),

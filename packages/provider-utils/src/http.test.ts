@@ -68,6 +68,24 @@ describe('requestJson', () => {
     expect(classifyError(error)).toMatchObject({ kind: 'other', fallback: true });
   });
 
+  it('refuses a body over maxBodyBytes without reading it all, and cuts an error body to it', async () => {
+    // 64 KiB of padding with no content-length, sent in 1 KiB writes: the limit must stop the read itself
+    const server = await startTestServer(async (request, response) => {
+      response.writeHead(request.path === '/error' ? 500 : 200, { 'content-type': 'application/json' });
+      response.write('{"pad":"');
+      for (let index = 0; index < 64 && !response.destroyed; index++) response.write(' '.repeat(1024));
+      response.end('"}');
+    });
+    const error = await failure(requestJson(`${server.url}/models`, { provider: 'vllm', maxBodyBytes: 4_096 }));
+    expect(error.failure).toBe('malformed');
+    expect(error.message).toBe(`[ctxkit:vllm] ${server.url}/models answered 200 with a body over 4096 bytes (maxBodyBytes); not read`);
+    const cut = await failure(requestJson(`${server.url}/error`, { provider: 'vllm', maxBodyBytes: 4_096 }));
+    expect(cut).toMatchObject({ failure: 'http', status: 500 });
+    expect(cut.body).toHaveLength(4_096);
+    expect(await requestJson(`${server.url}/models`, { provider: 'vllm' })).toMatchObject({ pad: expect.any(String) });
+    await expect(requestJson(`${server.url}/models`, { provider: 'vllm', maxBodyBytes: 0 })).rejects.toThrow('maxBodyBytes must be a whole number above zero, got 0');
+  });
+
   it('stops at once when the caller aborts, with code ABORTED and no fallback', async () => {
     const server = await startTestServer(() => undefined);
     const controller = new AbortController();
@@ -106,7 +124,10 @@ describe('request (streams)', () => {
     const seen: unknown[] = [];
     const error = await (async () => {
       for await (const event of readJsonEvents(open.body, { provider: 'test' })) seen.push(event.data);
-    })().catch((caught: unknown) => caught);
+    })().then(
+      () => expect.unreachable('the call resolved; it must reject'),
+      (caught: unknown) => caught,
+    );
     expect(seen).toEqual([{ n: 1 }]);
     expect(ProviderCallError.isInstance(error) && error.failure).toBe('timeout');
   });

@@ -16,7 +16,15 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** A fetch to use instead of the global one (a proxy agent, a recorder). */
   fetch?: typeof globalThis.fetch;
+  /**
+   * The largest body read into memory: a JSON answer above it is refused, an error body is cut to it.
+   * Streams read through {@link request} are not limited. @default 33_554_432 (32 MiB)
+   */
+  maxBodyBytes?: number;
 }
+
+/** The default {@link RequestOptions.maxBodyBytes}: 32 MiB, far above any models list or completion. */
+export const defaultMaxBodyBytes = 32 * 1024 * 1024;
 
 /** The default request timeout in milliseconds. */
 export const defaultRequestTimeoutMs = 60_000;
@@ -58,6 +66,41 @@ function headersOf(response: Response): Record<string, string> {
 function excerpt(text: string, length = 300): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > length ? `${flat.slice(0, length)}…` : flat;
+}
+
+/**
+ * A response's body as text, reading no more than `limit` bytes: a server answering with an endless or
+ * enormous body must not take the process's memory (a 1 GB body would need several GB as a string).
+ * Returns `truncated` instead of the rest.
+ */
+async function readLimited(response: Response, limit: number): Promise<{ text: string; truncated: boolean }> {
+  const declared = Number(response.headers.get('content-length'));
+  if (!response.body || (Number.isFinite(declared) && declared > limit)) {
+    if (response.body) await response.body.cancel().catch(() => undefined);
+    return response.body ? { text: '', truncated: true } : { text: '', truncated: false };
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  for (;;) {
+    const chunk = await reader.read();
+    if (chunk.done) return { text: text + decoder.decode(), truncated: false };
+    bytes += chunk.value.byteLength;
+    if (bytes > limit) {
+      await reader.cancel().catch(() => undefined);
+      return { text: text + decoder.decode(chunk.value.subarray(0, chunk.value.byteLength - (bytes - limit))), truncated: true };
+    }
+    text += decoder.decode(chunk.value, { stream: true });
+  }
+}
+
+function bodyLimit(options: RequestOptions): number {
+  const limit = options.maxBodyBytes ?? defaultMaxBodyBytes;
+  if (!(Number.isInteger(limit) && limit > 0)) {
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: options.provider, message: `maxBodyBytes must be a whole number above zero, got ${String(limit)}` });
+  }
+  return limit;
 }
 
 interface Guard {
@@ -128,7 +171,7 @@ async function send(url: string, options: RequestOptions, call: Guard): Promise<
   if (!response.ok) {
     let body = '';
     try {
-      body = await response.text();
+      body = (await readLimited(response, bodyLimit(options))).text;
     } catch (error) {
       call.fail(error, response.status);
     }
@@ -155,12 +198,18 @@ async function send(url: string, options: RequestOptions, call: Guard): Promise<
  * ```
  */
 export async function requestJson<T = unknown>(url: string, options: RequestOptions): Promise<T> {
+  const limit = bodyLimit(options);
   const call: Guard = guard(url, options);
   try {
     const response = await send(url, options, call);
     let text: string;
     try {
-      text = await response.text();
+      const read = await readLimited(response, limit);
+      if (read.truncated) {
+        const message = `${url} answered ${response.status} with a body over ${limit} bytes (maxBodyBytes); not read`;
+        throw new ProviderCallError({ provider: options.provider, failure: 'malformed', url, status: response.status, headers: headersOf(response), message });
+      }
+      text = read.text;
     } catch (error) {
       call.fail(error, response.status);
     }

@@ -39,6 +39,7 @@ export {
   type HostedProviderSpec,
 } from './hosted-provider.ts';
 export {
+  defaultMaxBodyBytes,
   defaultRequestTimeoutMs,
   isOfflineCode,
   networkErrorCode,

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { requestJson } from './http.ts';
 import { createLocalProvider, type LocalDiscoveryContext, type LocalServerOptions } from './local-provider.ts';
 import { completeWithChatCompletions, openaiCompatibleUsage } from './openai-compatible.ts';
+import { ProviderCallError } from './provider-call-error.ts';
 
 const folders: string[] = [];
 afterEach(async () => {
@@ -166,9 +167,35 @@ describe('createLocalProvider: the summarizer', () => {
     const error = await provider
       .summarizer('qwen3-8b')
       .summarize({ messages: transcript, instructions: 'Summarize.' })
-      .catch((caught: unknown) => caught);
+      .then(
+        () => expect.unreachable('the call resolved; it must reject'),
+        (caught: unknown) => caught,
+      );
     expect(CtxkitError.isInstance(error, 'TIMEOUT')).toBe(true);
     expect(provider.classifyError(error)).toMatchObject({ kind: 'timeout', fallback: true });
     expect(await provider.summarizer('qwen3-8b', { timeoutMs: 10_000 }).summarize({ messages: transcript, instructions: 'Summarize.' })).toBe('## Task\nFix the parser');
+  });
+});
+
+describe('createLocalProvider: answers of another shape', () => {
+  it('reports a models list of another shape as a malformed ProviderCallError naming the server, not a bare TypeError', async () => {
+    const server = await startTestServer((_request, response) => sendJson(response, 200, { data: 'nope' }));
+    const errors: unknown[] = [];
+    const provider = createLocalProvider({
+      id: 'my-server',
+      defaultBaseURL: server.url,
+      options: { onError: (error) => errors.push(error) },
+      discover: async ({ root, model, call }) => {
+        const listed = (await requestJson<{ data: { id: string; max_model_len: number }[] }>(`${root}/v1/models`, call)).data.find((entry) => entry.id === model);
+        return listed && { contextWindow: listed.max_model_len };
+      },
+      usage: openaiCompatibleUsage,
+      complete: completeWithChatCompletions,
+    });
+    expect(await provider.contextWindow('qwen3-8b')).toEqual({ contextWindow: 4_096, source: 'default' });
+    const [error] = errors;
+    expect(ProviderCallError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ failure: 'malformed', url: server.url });
+    expect((error as Error).message).toMatch(new RegExp(`^\\[ctxkit:my-server\\] ${server.url} answered the discovery of qwen3-8b in a shape it does not have \\(.*find is not a function\\)$`));
   });
 });

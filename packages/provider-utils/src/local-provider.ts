@@ -2,6 +2,7 @@ import { CtxkitError, type StorePlugin, type Usage } from '@ctxkit/core';
 import type { SummaryCompletionRequest } from './api-summarizer.ts';
 import type { ClassifierRule } from './classify-error.ts';
 import type { RequestOptions } from './http.ts';
+import { unexpectedAnswer } from './provider-call-error.ts';
 import { checkProviderId, createProviderPlugin, type ProviderPluginWithWindows } from './provider-plugin.ts';
 import { stripThinking } from './strip-thinking.ts';
 import type { DiscoveredLimits } from './window-cache.ts';
@@ -189,7 +190,9 @@ export function createLocalProvider<Id extends string>(spec: LocalProviderSpec<I
       ...(options.discoveryTimeoutMs === undefined ? {} : { discoveryTimeoutMs: options.discoveryTimeoutMs }),
       ...(options.onError ? { onError: options.onError } : {}),
       discover: async (model, { signal, stored }) => {
-        const limits = await spec.discover({ provider: id, root, model, signal, call: call(signal, requestTimeoutMs), defaultContextWindow });
+        const limits = await spec
+          .discover({ provider: id, root, model, signal, call: call(signal, requestTimeoutMs), defaultContextWindow })
+          .catch((error: unknown) => Promise.reject(unexpectedAnswer(error, { provider: id, url: root, what: `discovery of ${model}` })));
         // A value seen while the model ran beats a setting or a default: the server default (OLLAMA_CONTEXT_LENGTH,
         // LM Studio's load setting) is invisible from outside until the model loads, and it comes back with it.
         if (limits?.tentative && stored) return { contextWindow: stored.contextWindow, ...(stored.maxOutputTokens ? { maxOutputTokens: stored.maxOutputTokens } : {}) };

@@ -92,3 +92,21 @@ export function parseProviderJson<T>(text: string, context: Omit<ProviderCallErr
     throw new ProviderCallError({ ...context, failure: 'malformed', body: text, message: message(), cause: error });
   }
 }
+
+/**
+ * What a discovery threw, as the host should hear it: a `TypeError` or `RangeError` raised while reading
+ * an answer of another shape (`models.find is not a function` when `data` is not a list) becomes a
+ * `malformed` {@link ProviderCallError} naming the server; anything else (already typed, or a network
+ * failure) is returned unchanged.
+ * @example throw unexpectedAnswer(error, { provider: 'vllm', url: root, what: 'discovery of qwen3-8b' })
+ */
+export function unexpectedAnswer(error: unknown, context: { provider: string; url: string; what: string }): unknown {
+  if (!(error instanceof TypeError || error instanceof RangeError) || CtxkitError.isInstance(error) || error.cause !== undefined) return error;
+  return new ProviderCallError({
+    provider: context.provider,
+    failure: 'malformed',
+    url: context.url,
+    message: `${context.url} answered the ${context.what} in a shape it does not have (${error.message})`,
+    cause: error,
+  });
+}

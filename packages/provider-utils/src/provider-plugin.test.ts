@@ -92,3 +92,32 @@ describe('apiKeyFrom', () => {
     expect(() => apiKeyFrom(undefined, ['CTXKIT_TEST_KEY', 'CTXKIT_TEST_OTHER_KEY'], 'p')).toThrow('[ctxkit:p] no API key: pass apiKey or set CTXKIT_TEST_KEY (or CTXKIT_TEST_OTHER_KEY)');
   });
 });
+
+describe('createProviderPlugin: errors that cannot be read', () => {
+  it('classifies an error whose fields throw when read as other, and learns nothing, instead of throwing from the catch block', async () => {
+    const provider = createProviderPlugin({ id: 'p', windows: {}, usage: () => undefined });
+    const getter = {
+      get status(): number {
+        throw new Error('getter boom');
+      },
+    };
+    const proxy = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('proxy boom');
+        },
+      },
+    );
+    for (const error of [getter, proxy]) {
+      expect(provider.classifyError(error, { model: 'm' })).toMatchObject({
+        kind: 'other',
+        retryable: false,
+        fallback: false,
+        provider: 'p',
+        message: expect.stringMatching(/^\[ctxkit:p\] the error could not be read: (getter|proxy) boom$/),
+      });
+      expect(await provider.learnFromError('m', error)).toEqual({ classification: expect.objectContaining({ kind: 'other' }) });
+    }
+  });
+});

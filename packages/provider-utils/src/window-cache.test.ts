@@ -184,6 +184,42 @@ describe('createWindowCache: keys, deadlines, refresh, learning and failures', (
   });
 });
 
+describe('createWindowCache: what the store and the deadline hand back', () => {
+  it('distrusts a stored record it cannot read: a bad window is dropped, a missing or future time is asked again, and onError says which key', async () => {
+    const store = memoryStore();
+    const errors: unknown[] = [];
+    let served = 32_768;
+    const windows = createWindowCache({ provider: 'vllm', store, discover: async () => ({ contextWindow: served }), refreshIntervalMs: 60_000, onError: (error) => errors.push(error) });
+    const stale = { noTime: { discovered: { contextWindow: 16_384 } }, future: { discovered: { contextWindow: 16_384, at: Date.now() + 86_400_000 } } };
+    for (const [model, record] of Object.entries(stale)) await store.setItem(windows.keyOf(model), record);
+    // a window stored without a usable time is used once, then asked for again (not kept forever)
+    for (const model of Object.keys(stale)) expect(await windows.resolve(model)).toEqual({ contextWindow: 16_384, source: 'discovered' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const model of Object.keys(stale)) expect(await windows.resolve(model)).toEqual({ contextWindow: 32_768, source: 'discovered' });
+
+    const unreadable = { text: '16384', list: [1, 2], stringWindow: { discovered: { contextWindow: '16384', at: 1 } }, negative: { discovered: { contextWindow: -5, at: 1 } } };
+    for (const [model, record] of Object.entries(unreadable)) await store.setItem(windows.keyOf(model), record);
+    served = 40_960;
+    for (const model of Object.keys(unreadable)) expect(await windows.resolve(model)).toEqual({ contextWindow: 40_960, source: 'discovered' });
+    await store.setItem(windows.keyOf('badLesson'), { discovered: { contextWindow: 40_960, at: Date.now() }, learned: { contextWindow: 'x', at: 1 } });
+    expect(await windows.resolve('badLesson')).toEqual({ contextWindow: 40_960, source: 'discovered' });
+    const messages = errors.map((error) => (CtxkitError.isInstance(error, 'STORE_ERROR') ? error.message : String(error)));
+    expect(messages).toHaveLength(5);
+    expect(messages[0]).toMatch(/^\[ctxkit:vllm\] stored window record windows:vllm:text ignored: a string, not a record$/);
+    expect(messages).toContain(`[ctxkit:vllm] stored window record ${windows.keyOf('badLesson')} ignored in part: learned window "x", not a positive number`);
+  });
+
+  it('names the provider and model, typed as a timeout, when a discovery passes its deadline', async () => {
+    const errors: unknown[] = [];
+    const hanging: DiscoverLimits = () => new Promise(() => undefined);
+    const windows = createWindowCache({ provider: 'openai', discover: hanging, discoveryDeadlineMs: 30, onError: (error) => errors.push(error) });
+    expect(await windows.refresh('gpt-4o')).toBeUndefined();
+    expect(errors).toHaveLength(1);
+    expect(CtxkitError.isInstance(errors[0], 'TIMEOUT')).toBe(true);
+    expect((errors[0] as Error).message).toBe('[ctxkit:openai] discovery of gpt-4o gave no answer within 30 ms');
+  });
+});
+
 describe('discoveredLimits', () => {
   it('keeps positive numbers only: no window, no limits; a missing output limit is left out', () => {
     expect(discoveredLimits(200_000, 64_000)).toEqual({ contextWindow: 200_000, maxOutputTokens: 64_000 });

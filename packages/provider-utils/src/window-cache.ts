@@ -153,6 +153,73 @@ function configuredLimits(options: WindowCacheOptions, model: string): CatalogLi
   return typeof entry === 'number' ? { contextWindow: entry } : entry;
 }
 
+const finiteTime = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+
+/**
+ * A stored record as far as it can be trusted: a store holds whatever an older version, another tool or
+ * a half-written file left there. A part whose window is not a positive number is dropped; a time that
+ * is missing or in the future becomes 0, so the window is asked for again instead of never.
+ * Returns the record and what was wrong with it, if anything.
+ */
+function readRecord(stored: unknown, now: number): { record: StoredWindow; problem?: string } {
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return { record: {}, problem: `a ${Array.isArray(stored) ? 'list' : typeof stored}, not a record` };
+  const { discovered, learned } = stored as { discovered?: Record<string, unknown>; learned?: Record<string, unknown> };
+  const record: StoredWindow = {};
+  const problems: string[] = [];
+  const when = (at: unknown) => {
+    const time = finiteTime(at);
+    return time === undefined || time > now ? 0 : time;
+  };
+  if (discovered !== undefined) {
+    const limits = discoveredLimits(discovered?.contextWindow, discovered?.maxOutputTokens);
+    if (limits) record.discovered = { ...limits, at: when(discovered?.at) };
+    else problems.push(`discovered window ${JSON.stringify(discovered?.contextWindow)}`);
+  }
+  if (learned !== undefined) {
+    const window = positive(learned?.contextWindow);
+    const advertised = positive(learned?.advertised);
+    if (window) record.learned = { contextWindow: window, at: when(learned?.at), ...(advertised === undefined ? {} : { advertised }) };
+    else problems.push(`learned window ${JSON.stringify(learned?.contextWindow)}`);
+  }
+  return problems.length > 0 ? { record, problem: `${problems.join(' and ')}, not a positive number` } : { record };
+}
+
+/** What {@link loadRecord} reads with and remembers in. */
+interface RecordContext {
+  store: StorePlugin;
+  provider: string;
+  keyOf(model: string): string;
+  now(): number;
+  report(error: unknown, model: string): void;
+  /** The last record seen per model: used when the store fails, and to skip writes that change nothing. */
+  known: Map<string, StoredWindow>;
+  /** Problems already told to onError: a lookup reads a record more than once. */
+  reported: Set<string>;
+}
+
+/** A model's record from the store, distrusting what it cannot read; on a store failure, the last record seen. */
+async function loadRecord(context: RecordContext, model: string): Promise<StoredWindow> {
+  const { known } = context;
+  let stored: unknown;
+  try {
+    stored = await context.store.getItem<unknown>(context.keyOf(model));
+  } catch (error) {
+    context.report(error, model);
+    return known.get(model) ?? {};
+  }
+  if (stored === null || stored === undefined) return known.get(model) ?? {};
+  const { record, problem } = readRecord(stored, context.now());
+  const unreadable = problem !== undefined && !record.discovered && !record.learned;
+  if (problem) {
+    const message = `stored window record ${context.keyOf(model)} ignored${unreadable ? '' : ' in part'}: ${problem}`;
+    if (!context.reported.has(message)) context.report(new CtxkitError({ code: 'STORE_ERROR', source: context.provider, message }), model);
+    context.reported.add(message);
+  }
+  if (unreadable) return known.get(model) ?? {};
+  known.set(model, record);
+  return record;
+}
+
 /** The limits a record stands for: configured > learned > discovered > catalog > default. */
 function composeLimits(options: WindowCacheOptions, defaultWindow: number, model: string, record: StoredWindow): ModelLimits {
   const configured = configuredLimits(options, model);
@@ -212,19 +279,8 @@ export function createWindowCache(options: WindowCacheOptions): WindowCache {
 
   const keyOf = (model: string) => `windows:${options.provider}:${encodeModelId(model)}`;
 
-  async function load(model: string): Promise<StoredWindow> {
-    try {
-      const stored = await store.getItem<StoredWindow>(keyOf(model));
-      if (stored && typeof stored === 'object') {
-        known.set(model, stored);
-        return stored;
-      }
-      return known.get(model) ?? {};
-    } catch (error) {
-      report(error, model);
-      return known.get(model) ?? {};
-    }
-  }
+  const records: RecordContext = { store, provider: options.provider, keyOf, now, report, known, reported: new Set() };
+  const load = (model: string) => loadRecord(records, model);
 
   async function save(model: string, record: StoredWindow): Promise<void> {
     known.set(model, record);
@@ -243,7 +299,10 @@ export function createWindowCache(options: WindowCacheOptions): WindowCache {
     const discoverLimits = options.discover;
     if (!discoverLimits) return Promise.resolve(undefined);
     const controller = new AbortController();
-    const deadline = setTimeout(() => controller.abort(new Error(`discovery of ${model} gave no answer within ${discoveryDeadlineMs} ms`)), discoveryDeadlineMs);
+    const deadline = setTimeout(
+      () => controller.abort(new CtxkitError({ code: 'TIMEOUT', source: options.provider, message: `discovery of ${model} gave no answer within ${discoveryDeadlineMs} ms` })),
+      discoveryDeadlineMs,
+    );
     const attempt = (async () => {
       try {
         const stored = (await load(model)).discovered;
