@@ -209,6 +209,33 @@ describe('classifyError on errors that are none of the loop’s kinds', () => {
   });
 });
 
+describe('classifyError on an error that cannot be read', () => {
+  it('answers other, saying why, instead of throwing from the catch block that called it', () => {
+    const getter = {
+      get status(): number {
+        throw new Error('getter boom');
+      },
+    };
+    const proxy = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('proxy boom');
+        },
+      },
+    );
+    expect(classifyError(getter, { provider: 'vllm' })).toEqual({
+      kind: 'other',
+      retryable: false,
+      fallback: false,
+      provider: 'vllm',
+      message: '[ctxkit:vllm] the error could not be read: getter boom',
+    });
+    expect(classifyError(proxy)).toEqual({ kind: 'other', retryable: false, fallback: false, message: '[ctxkit:provider-utils] the error could not be read: proxy boom' });
+    expect(createErrorClassifier({ provider: 'groq' })(proxy)).toMatchObject({ kind: 'other', provider: 'groq' });
+  });
+});
+
 describe('classifyError on ctxkit errors', () => {
   it('reads code TIMEOUT as a timeout and ABORTED as a cancel', async () => {
     const { CtxkitError } = await import('@ctxkit/core');

@@ -574,7 +574,8 @@ function classifyNormalized(found: NormalizedError, rules: readonly ClassifierRu
  *
  * Patterns cover families of wording, not single strings: a 413 "tokens per minute" is a rate limit,
  * "too many tokens, please wait" is throttling, an overflow wrapped in a 502 or a 200 stream is an overflow,
- * and daily quotas are `retryable: false` so the chain moves on instead of waiting.
+ * and daily quotas are `retryable: false` so the chain moves on instead of waiting. It never throws: an error
+ * whose fields throw when read is `other`, with a message saying so.
  * @example
  * ```ts
  * classifyError({ status: 400, body: '{"error":{"message":"prompt is too long: 208310 tokens > 200000 maximum"}}' });
@@ -582,7 +583,17 @@ function classifyNormalized(found: NormalizedError, rules: readonly ClassifierRu
  * ```
  */
 export function classifyError(error: unknown, options: { provider?: string; rules?: readonly ClassifierRule[] } = {}): ProviderErrorClassification {
-  return classifyNormalized(normalizeError(error, options.provider), options.rules ?? []);
+  let found: NormalizedError;
+  try {
+    found = normalizeError(error, options.provider);
+  } catch (failure) {
+    // An error whose fields throw when read (a proxy, a getter): what it means is unknown, and the classifier
+    // is called from catch blocks, where throwing again would hide the error being handled (decision 0086).
+    const reason = failure instanceof Error ? failure.message : String(failure);
+    const label = options.provider ?? 'provider-utils';
+    return { kind: 'other', retryable: false, fallback: false, ...(options.provider ? { provider: options.provider } : {}), message: `[ctxkit:${label}] the error could not be read: ${reason}` };
+  }
+  return classifyNormalized(found, options.rules ?? []);
 }
 
 /**

@@ -78,21 +78,7 @@ export function createProviderPlugin<Id extends string>(options: ProviderPluginO
   checkProviderId(options.id, 'provider-utils');
   const windows = createWindowCache({ ...options.windows, provider: options.windows.provider ?? options.id });
   const rules = options.rules ?? [];
-  const classify = (error: unknown): ProviderErrorClassification => {
-    try {
-      return classifyError(error, { provider: options.id, rules });
-    } catch (failure) {
-      // An error whose fields throw when read (a proxy, a getter): what it means is unknown, and the
-      // classifier is called from catch blocks, where throwing again would hide the original error.
-      return {
-        kind: 'other',
-        retryable: false,
-        fallback: false,
-        provider: options.id,
-        message: `[ctxkit:${options.id}] the error could not be read: ${String((failure as Error)?.message ?? failure)}`,
-      };
-    }
-  };
+  const classify = (error: unknown) => classifyError(error, { provider: options.id, rules });
   const learn = (model: string, classification: ProviderErrorClassification) =>
     classification.kind === 'context_overflow' && classification.limitTokens !== undefined ? windows.learn(model, classification) : Promise.resolve(undefined);
   const summarizerTimeoutMs = options.summarizerTimeoutMs ?? 120_000;
