@@ -38,6 +38,14 @@ describe('firstSentence', () => {
     ['does not cut at an ellipsis', 'Patterns like a... Then bar. More.', 'Patterns like a... Then bar.'],
     ['does not cut at a lowercase continuation', 'Around approx. three files. More.', 'Around approx. three files.'],
     ['does not cut at an apostrophe', "The user's repo. More text.", "The user's repo."],
+    // Chinese and Japanese: a full-width mark ends a sentence with no space after it.
+    ['cuts after a Chinese full stop', '环境 ID。action=list 时可选。', '环境 ID。'],
+    ['cuts after a full-width question or exclamation mark', '是否覆盖已有文件？默认不覆盖。', '是否覆盖已有文件？'],
+    ['cuts after a Japanese full stop', 'ファイルのパス。省略可能です。', 'ファイルのパス。'],
+    ['cuts after a closing corner bracket', '模式名称「标准。」其余说明。', '模式名称「标准。」'],
+    ['cuts after the second sentence when the first is one CJK word', '可选。按环境别名筛选。默认全部。', '可选。按环境别名筛选。'],
+    ['keeps text whole: ending in its only Chinese full stop', '返回数量上限。', '返回数量上限。'],
+    ['does not cut inside full-width parentheses', '地域（如 上海。广州）。用于选择网关。', '地域（如 上海。广州）。'],
   ])('%s', (_behaviour, text, expected) => {
     expect(firstSentence(text)).toBe(expected);
   });
@@ -70,6 +78,8 @@ describe('firstSentenceAndDirectives', () => {
     ['is the first sentence alone when nothing later directs', 'Issue title. Keep it short.', 'Issue title.'],
     ['does not repeat a directive first sentence', 'Must be a directory. It must already exist.', 'Must be a directory. It must already exist.'],
     ['keeps text without a sentence end whole', 'branch name', 'branch name'],
+    ['keeps a later Chinese "do not", with no space after the full stop', '查询地域。仅用于列表。不要据此判定该地域没有环境。', '查询地域。不要据此判定该地域没有环境。'],
+    ['keeps Chinese "must" and "forbidden"', '环境 ID。绑定后生效。必须先登录。禁止传入空值。', '环境 ID。必须先登录。禁止传入空值。'],
   ])('%s', (_case, text, expected) => {
     expect(firstSentenceAndDirectives(text)).toBe(expected);
     expect(firstSentenceAndDirectives(expected)).toBe(expected);

@@ -47,6 +47,12 @@ const abbreviations = new Set([
 ]);
 
 const closers = new Set(['"', "'", '\u201D', '\u2019', ')', ']', '*', '_', '`']);
+// Chinese and Japanese sentence marks (。！？, full width) end a sentence with no space after them; the
+// brackets and quotes that may close right after one: ） 」 』 ” ’ 》.
+const cjkSentenceMarks = new Set(['\u3002', '\uFF01', '\uFF1F']);
+const cjkClosers = new Set(['\uFF09', '\u300D', '\u300F', '\u201D', '\u2019', '\u300B']);
+// Ideographs, kana and hangul: text written without spaces between words.
+const cjkCharacter = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
 const openQuotes: Record<string, string> = { '"': '"', '\u201C': '\u201D', "'": "'", '\u2018': '\u2019' };
 
 function isWordChar(char: string | undefined): boolean {
@@ -85,12 +91,14 @@ export function periodIsNotAnEnd(text: string, index: number): boolean {
 
 /**
  * The first sentence of a description, for trimming parameter descriptions. A sentence ends at `.`,
- * `!` or `?` followed by white space and then something that is not a lowercase letter, at a blank
+ * `!` or `?` followed by white space and then something that is not a lowercase letter, at a full-width
+ * `。`, `！` or `？` (Chinese, Japanese) with anything after it, no space needed, at a blank
  * line, or at a line break before a capital when the line does not run on (ends in `:` or `,`). It does
  * not end after `e.g.`, `i.e.`, `etc.`, `vs.` and similar abbreviations, initials, list markers or an
  * ellipsis; inside decimals, version numbers, file names or URLs (no space follows their dots); or
  * inside backticks, quotes, parentheses or brackets. A first sentence of fewer than `minWords` words
- * ("Optional.", "Deprecated.") takes the next one with it. Text without a sentence end comes back whole.
+ * ("Optional.", "Deprecated."; two CJK characters count as a word) takes the next one with it. Text without a
+ * sentence end comes back whole.
  * @default options.minWords 2
  * @example
  * ```ts
@@ -110,13 +118,16 @@ export function firstSentence(text: string, options: { minWords?: number } = {})
 // Words of a sentence that tells the model what it must or must not do ("Do not provide an absolute path.",
 // "Must appear exactly once.", "Always ask the user.") or speaks to it ("Note to LLM: …"); "should" is left
 // out: it mostly describes.
-const directive = /\b(?:always|never|must|do not|don't|ensure|make sure|important|critical|llms?)\b/i;
+// The same in Chinese (must, be sure to, do not, never, forbidden, only, ensure, note, important), which has no word
+// boundaries to match at.
+const directive = /\b(?:always|never|must|do not|don't|ensure|make sure|important|critical|llms?)\b|必须|务必|不要|不得|不能|请勿|切勿|禁止|严禁|只能|仅限|确保|注意|重要/i;
 
 /**
  * The first sentence of a description (as {@link firstSentence} cuts it), followed by every later sentence
  * that tells the model what it must or must not do: one with "always", "never", "must", "do not", "don't",
  * "ensure", "make sure", "important" or "critical", or one that names the model as "LLM" ("Note to LLM:
- * use the indexes tool first."). The sentences kept are joined with one space.
+ * use the indexes tool first."), or Chinese words of the same sense (必须, 务必, 不要, 禁止, 只能, 确保, 注意…). The
+ * sentences kept are joined with one space (none after `。`, `！` or `？`).
  * @example
  * ```ts
  * firstSentenceAndDirectives('The organization ID. Found in the settings. Always ask the user.');
@@ -133,7 +144,8 @@ export function firstSentenceAndDirectives(text: string): string {
     const sentence = text.slice(start, starts[index + 1] ?? text.length).trim();
     if (directive.test(sentence)) kept.push(sentence);
   });
-  return kept.join(' ');
+  // Sentences after a CJK mark follow it without a space, as they were written.
+  return kept.reduce((joined, sentence) => (cjkSentenceMarks.has(joined.at(-1) ?? '') ? joined + sentence : `${joined} ${sentence}`));
 }
 
 /**
@@ -154,8 +166,11 @@ export function sentenceStarts(text: string): number[] {
   }
 }
 
+/** Words in a text; a run of CJK characters, written without spaces, counts as one word per two characters. */
 function wordCount(text: string): number {
-  return text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
+  const cjk = text.match(cjkCharacter)?.length ?? 0;
+  const spaced = text.replace(cjkCharacter, ' ');
+  return spaced.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length + Math.ceil(cjk / 2);
 }
 
 /** The index just past the first sentence end at or after `from`, or undefined when there is none. */
@@ -191,13 +206,13 @@ function sentenceEnd(text: string, from: number, minWords: number): number | und
       index++;
       continue;
     }
-    if (char === '(' || char === '[') {
-      const closer = char === '(' ? ')' : ']';
+    if (char === '(' || char === '[' || char === '\uFF08') {
+      const closer = char === '(' ? ')' : char === '[' ? ']' : '\uFF09';
       if (text.indexOf(closer, index + 1) !== -1) parenDepth++;
       index++;
       continue;
     }
-    if ((char === ')' || char === ']') && parenDepth > 0) {
+    if ((char === ')' || char === ']' || char === '\uFF09') && parenDepth > 0) {
       parenDepth--;
       // "Filters runs (see list.) Then more." ends after the bracket.
       const end = parenDepth === 0 ? endAfterCloser(text, index, minWords) : undefined;
@@ -216,6 +231,10 @@ function sentenceEnd(text: string, from: number, minWords: number): number | und
       if (ends && cursor < text.length && wordCount(before) >= minWords) return before.length;
       index++;
       continue;
+    }
+    if (cjkSentenceMarks.has(char) && parenDepth === 0) {
+      const end = cjkBoundaryAfter(text, index, minWords);
+      if (end !== undefined) return end;
     }
     if ((char === '.' || char === '!' || char === '?') && parenDepth === 0 && !(char === '.' && periodIsNotAnEnd(text, index))) {
       const end = boundaryAfter(text, index, minWords);
@@ -245,5 +264,16 @@ function boundaryAfter(text: string, index: number, minWords: number): number | 
   let next = after;
   while (next < text.length && /\s/.test(text[next]!)) next++;
   if (next >= text.length || /\p{Ll}/u.test(text[next]!)) return undefined;
+  return wordCount(text.slice(0, after)) >= minWords ? after : undefined;
+}
+
+/**
+ * Whether the CJK sentence mark at `index` ends a sentence: closing brackets or quotes may follow it, and
+ * something must come after them (no space is needed). Returns the index past the closers.
+ */
+function cjkBoundaryAfter(text: string, index: number, minWords: number): number | undefined {
+  let after = index + 1;
+  while (after < text.length && (cjkClosers.has(text[after]!) || closers.has(text[after]!))) after++;
+  if (text.slice(after).trim() === '') return undefined;
   return wordCount(text.slice(0, after)) >= minWords ? after : undefined;
 }
