@@ -70,6 +70,10 @@ describe('validateTranscript', () => {
     expect(issues.map((issue) => `${issue.index}:${issue.field}`)).toEqual(['0:', '1:role', '2:content[0].mediaType', '2:content[0]', '3:content']);
   });
 
+  it('assertValidTranscript names no message index when the transcript is not an array', () => {
+    expect(() => assertValidTranscript('hello' as never, 'engine')).toThrow('[ctxkit:engine] invalid transcript: a transcript must be an array of messages, got the string "hello"');
+  });
+
   it('assertValidTranscript throws INVALID_TRANSCRIPT with every issue in details', () => {
     const bad = [
       { role: 'user', content: 'x' },

@@ -209,7 +209,7 @@ export function validateTranscript(messages: readonly unknown[]): TranscriptIssu
 export function assertValidTranscript(messages: readonly unknown[], source = 'core'): readonly Message[] {
   const issues = validateTranscript(messages);
   if (issues.length > 0) {
-    const shown = issues.slice(0, 5).map((issue) => `message ${issue.index}${issue.field ? ` ${issue.field}` : ''}: ${issue.problem}`);
+    const shown = issues.slice(0, 5).map((issue) => (issue.index < 0 ? issue.problem : `message ${issue.index}${issue.field ? ` ${issue.field}` : ''}: ${issue.problem}`));
     const more = issues.length > 5 ? `; and ${issues.length - 5} more` : '';
     throw new CtxkitError({
       code: 'INVALID_TRANSCRIPT',

@@ -392,6 +392,17 @@ describe('recover', () => {
     expect(await manager.recover(run(1), new Error('boom'))).toMatchObject({ action: 'give-up' });
   });
 
+  it('says why it gave up on a raw error no provider plugin classifies, in the result and the recover event', async () => {
+    const events: ManagerEvent[] = [];
+    const manager = createContextManager({ model: 'openai:gpt-4o', contextWindow: 16_000, plugins: [noteTier(), tiktokenCounter('o200k_base')], onEvent: (event) => events.push(event) });
+    const error = new Error("This model's maximum context length is 16000 tokens. However, your messages resulted in 20000 tokens.");
+    const reason =
+      'no provider plugin serves "openai:gpt-4o" to classify the error (an overflow is not recognised): register the provider\'s plugin, or pass a classification such as classifyError(error) of @ctxkit/provider-utils';
+    expect(await manager.recover(run(12), error)).toMatchObject({ action: 'give-up', reason });
+    expect(events.find((event) => event.type === 'recover')).toMatchObject({ action: 'give-up', reason });
+    expect(await manager.recover(run(1), { kind: 'timeout', fallback: false })).toMatchObject({ action: 'give-up', reason: 'the error (timeout) is not one compaction can fix' });
+  });
+
   it('gives up when overflow recovery is switched off', async () => {
     const manager = createContextManager({ model: 'm', contextWindow: 16_000, overflowRecovery: false, plugins: [noteTier(), tiktokenCounter('o200k_base')] });
     expect(await manager.recover(run(12), overflow)).toMatchObject({ action: 'give-up', reason: 'overflow recovery is switched off' });

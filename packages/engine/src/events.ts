@@ -41,7 +41,7 @@ export type ManagerEvent =
   | { type: 'breaker-open'; consecutiveFailures: number; retryAtTokens: number }
   | { type: 'breaker-held'; tokens: number; retryAtTokens: number }
   | { type: 'window-learned'; model: string; contextWindow: number; from: ErrorClassification }
-  | { type: 'recover'; model: string; action: RecoverAction; classification: ErrorClassification };
+  | { type: 'recover'; model: string; action: RecoverAction; classification: ErrorClassification /** Why, when the action is `give-up`. */; reason?: string };
 
 /** What the caller should do after a provider error. */
 export type RecoverAction = 'retry' | 'lower-output' | 'fallback' | 'give-up';

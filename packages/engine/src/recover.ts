@@ -10,12 +10,20 @@ function isClassification(value: unknown): value is ErrorClassification {
   return typeof value === 'object' && value !== null && typeof (value as ErrorClassification).kind === 'string' && typeof (value as ErrorClassification).fallback === 'boolean';
 }
 
-/** The error as a classification: passed through when it is one, else classified by the provider serving the model. */
-function classify(parts: ManagerParts, model: string, error: unknown): ErrorClassification {
-  if (isClassification(error)) return error;
+/**
+ * The error as a classification: passed through when it is one, else classified by the provider serving
+ * the model. With neither, `unclassified` says so: an overflow then looks like any other error.
+ */
+function classify(parts: ManagerParts, model: string, error: unknown): { classification: ErrorClassification; unclassified?: true } {
+  if (isClassification(error)) return { classification: error };
   const serving = providerFor(model, parts.providers);
-  if (serving) return serving.provider.classifyError(error, { model: serving.model });
-  return { kind: 'other', fallback: false, message: error instanceof Error ? error.message : String(error) };
+  if (serving) return { classification: serving.provider.classifyError(error, { model: serving.model }) };
+  return { classification: { kind: 'other', fallback: false, message: error instanceof Error ? error.message : String(error) }, unclassified: true };
+}
+
+/** Why a raw error with no provider plugin to read it ends recovery: the host can fix that. */
+function unclassifiedReason(model: string): string {
+  return `no provider plugin serves ${JSON.stringify(model)} to classify the error (an overflow is not recognised): register the provider's plugin, or pass a classification such as classifyError(error) of @ctxkit/provider-utils`;
 }
 
 /** The answer did not fit: the room the provider reported, else half the current budget, never under 256. */
@@ -71,9 +79,9 @@ async function compactAfterOverflow(parts: ManagerParts, messages: readonly Mess
 /** What to do after a provider error: compact once on an overflow (never in a loop), lower the output budget, fall back, or give up. */
 export async function recover(parts: ManagerParts, messages: readonly Message[], error: unknown, options: PrepareOptions = {}): Promise<RecoverResult> {
   const model = options.model ?? parts.options.model;
-  const classification = classify(parts, model, error);
-  const result = await recoveryFor(parts, messages, classification, model, options);
-  parts.emit({ type: 'recover', model, action: result.action, classification });
+  const { classification, unclassified } = classify(parts, model, error);
+  const result = unclassified ? ({ action: 'give-up', classification, reason: unclassifiedReason(model) } as const) : await recoveryFor(parts, messages, classification, model, options);
+  parts.emit({ type: 'recover', model, action: result.action, classification, ...(result.action === 'give-up' ? { reason: result.reason } : {}) });
   return result;
 }
 
@@ -81,7 +89,7 @@ export async function recover(parts: ManagerParts, messages: readonly Message[],
 async function recoveryFor(parts: ManagerParts, messages: readonly Message[], classification: ErrorClassification, model: string, options: PrepareOptions): Promise<RecoverResult> {
   if (classification.kind === 'max_tokens') return lowerOutput(parts, model, classification, options.signal);
   if (classification.kind !== 'context_overflow') {
-    return classification.fallback ? { action: 'fallback', classification } : { action: 'give-up', classification, reason: `a ${classification.kind} error is not one compaction can fix` };
+    return classification.fallback ? { action: 'fallback', classification } : { action: 'give-up', classification, reason: `the error (${classification.kind}) is not one compaction can fix` };
   }
   const refused = refusal(parts, messages);
   if (refused) return { action: 'give-up', classification, reason: refused };

@@ -93,7 +93,7 @@ describe.skipIf(!installed)('redisStore on a real redis-server (127.0.0.1)', () 
     while (store.client.status === 'ready') await new Promise((resolve) => setTimeout(resolve, 10));
     const failure = await archive.getItem('r1').catch((caught: unknown) => caught);
     expect(CtxkitError.isInstance(failure, 'STORE_ERROR')).toBe(true);
-    expect((failure as Error).message).toMatch(/^\[ctxkit:(store|store-redis)\] getItem "conversations:outage:r1" failed: /);
+    expect((failure as Error).message).toMatch(/^\[ctxkit:store-redis\] getItem "conversations:outage:r1" failed: Redis at 127\.0\.0\.1:\d+ /);
     await expect(archive.setItem('r2', 'during the outage')).rejects.toThrow(
       `[ctxkit:store-redis] setItem "conversations:outage:r2" failed: Redis at 127.0.0.1:${server.port} is unreachable (reconnecting)`,
     );
@@ -111,6 +111,27 @@ describe.skipIf(!installed)('redisStore on a real redis-server (127.0.0.1)', () 
     // The write that failed during the outage did not land later.
     expect(await archive.getItem('r2')).toBeNull();
   }, 30_000);
+
+  it('names the server and the timeout when Redis does not answer in time', async () => {
+    const store = open({ base: 'fleet-e', timeoutMs: 100 });
+    await store.setItem('windows:a:b', 1);
+    await open().client.call('CLIENT', 'PAUSE', '700', 'ALL');
+    await expect(store.getItem('windows:a:b')).rejects.toThrow(`[ctxkit:store-redis] getItem "windows:a:b" failed: Redis at 127.0.0.1:${server.port} did not answer within 100 ms (timeoutMs)`);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+  });
+
+  it('names the server when Redis refuses a write', async () => {
+    const store = open({ base: 'fleet-f' });
+    const admin = open();
+    await admin.client.call('CONFIG', 'SET', 'maxmemory', '1');
+    try {
+      const failure = await store.setItem('windows:a:b', 'x'.repeat(1_000)).catch((caught: unknown) => caught);
+      expect(CtxkitError.isInstance(failure, 'STORE_ERROR')).toBe(true);
+      expect((failure as Error).message).toMatch(new RegExp(`^\\[ctxkit:store-redis\\] setItem "windows:a:b" failed: Redis at 127\\.0\\.0\\.1:${server.port} refused it: OOM command not allowed`));
+    } finally {
+      await admin.client.call('CONFIG', 'SET', 'maxmemory', '0');
+    }
+  });
 
   it('fails every call after close()', async () => {
     const store = redisStore({ url: server.url });

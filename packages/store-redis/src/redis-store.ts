@@ -65,6 +65,21 @@ function checkOptions(options: RedisStoreOptions): void {
 }
 
 /**
+ * A failed call as STORE_ERROR that says which server failed and how: ioredis' own messages ("Command
+ * timed out", "OOM command not allowed ...") name neither the server nor the option that bounds the wait.
+ */
+function located(operation: string, key: string, error: unknown, server: { where: string; timeoutMs: number }): CtxkitError {
+  const driverError = CtxkitError.isInstance(error) && error.cause instanceof Error ? error.cause : error;
+  const text = driverError instanceof Error ? driverError.message : String(driverError);
+  const what = /command timed out/i.test(text)
+    ? `did not answer within ${server.timeoutMs} ms (timeoutMs)`
+    : /max retries per request/i.test(text)
+      ? `dropped the connection (${text})`
+      : `refused it: ${text}`;
+  return new CtxkitError({ code: 'STORE_ERROR', source, message: `${operation} ${JSON.stringify(key)} failed: ${server.where} ${what}`, cause: driverError });
+}
+
+/**
  * A store for a fleet of agent workers, on unstorage's Redis driver (ioredis): every worker pointed at
  * the same server sees the same archived tool results, learned windows and calibrations. Archive
  * entries expire `ttlSeconds` after they are written; windows and calibrations do not. Give each
@@ -124,22 +139,27 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
       });
     }
   };
+  const call = async <T>(operation: string, key: string, run: () => Promise<T>): Promise<T> => {
+    await ready(operation, key);
+    try {
+      return await run();
+    } catch (error) {
+      throw located(operation, key, error, { where: `Redis at ${client.options.host}:${client.options.port}`, timeoutMs });
+    }
+  };
   return {
     specificationVersion: 'v1',
     kind: 'store',
     id: 'redis',
     client,
-    async getItem<T>(key: string) {
-      await ready('getItem', key);
-      return inner.getItem<T>(key);
+    getItem<T>(key: string) {
+      return call('getItem', key, () => inner.getItem<T>(key));
     },
-    async setItem(key, value) {
-      await ready('setItem', key);
-      return inner.setItem(key, value);
+    setItem(key, value) {
+      return call('setItem', key, () => inner.setItem(key, value));
     },
-    async removeItem(key) {
-      await ready('removeItem', key);
-      return inner.removeItem(key);
+    removeItem(key) {
+      return call('removeItem', key, () => inner.removeItem(key));
     },
     async close() {
       closed = true;
