@@ -1,4 +1,4 @@
-import { type Message, type SummarizerPlugin, type TierPlugin, textOf } from '@ctxkit/core';
+import { CtxkitError, type Message, type SummarizerPlugin, type TierPlugin, textOf } from '@ctxkit/core';
 import { describe, expect, it } from 'vitest';
 import { createContextManager } from './context-manager.ts';
 import { createSummarizerGuard } from './summarizer-guard.ts';
@@ -100,6 +100,68 @@ describe('a summarizer that never answers', () => {
     expect(report.tiers[1]).toMatchObject({ id: 'summaryish-again', status: 'failed', reason: expect.stringContaining('did not answer within') });
     expect(calls.count).toBe(1);
     expect(report.summarizer).toMatchObject({ status: 'timed-out', calls: 1, failures: 1 });
+  });
+
+  it("is not asked again in the compaction after a tier gave up on it at the tier's own time limit, and is skipped after", async () => {
+    /** A tier that waits `limitMs` for its summary, as the summary and trim tiers do with `timeoutMs`. */
+    const patientTier = (id: string, limitMs: number): TierPlugin => ({
+      ...summaryishTier(),
+      id,
+      async apply(messages, context) {
+        if (!context.summarizer) return { status: 'skipped', reason: 'no summarizer' };
+        const limit = new AbortController();
+        const timer = setTimeout(() => limit.abort(new DOMException(`timed out after ${limitMs} ms`, 'TimeoutError')), limitMs);
+        const gaveUp = new Promise<never>((_, reject) => limit.signal.addEventListener('abort', () => reject(limit.signal.reason), { once: true }));
+        try {
+          await Promise.race([context.summarizer.summarize({ messages: messages.slice(1, context.protectedStart), instructions: 'summarize', signal: limit.signal }), gaveUp]);
+        } catch (error) {
+          return { status: 'failed', reason: (error as Error).message };
+        } finally {
+          clearTimeout(timer);
+        }
+        return { status: 'skipped', reason: 'summary not used by this stand-in' };
+      },
+    });
+    const calls = { count: 0 };
+    // The compaction's own bound (90 s by default) is far away: only the tiers' limits run out.
+    const manager = createContextManager({
+      model: 'm',
+      contextWindow: 100_000,
+      policy,
+      keepRecentTurns: 1,
+      plugins: [patientTier('summary', 30), patientTier('trim', 10_000), noteTier(), silent(calls)],
+    });
+    const { report } = await manager.prepare(run(10, 'a'));
+    expect(calls.count).toBe(1);
+    expect(report.tiers[1]).toMatchObject({
+      id: 'trim',
+      status: 'failed',
+      reason: expect.stringContaining('"silent-model" is not asked again in this compaction: it timed out (timed out after 30 ms)'),
+    });
+    expect(report.summarizer).toMatchObject({ status: 'timed-out', calls: 1, failures: 1, reason: expect.stringContaining('skipped for the next 3 compactions') });
+    const next = await manager.prepare(run(10, 'b'));
+    expect(next.report.summarizer).toMatchObject({ status: 'skipped', calls: 0 });
+    expect(calls.count).toBe(1);
+  });
+
+  it('treats a summarizer that rejects with its own timeout as timed out for the rest of the compaction', async () => {
+    let calls = 0;
+    const slow: SummarizerPlugin = {
+      specificationVersion: 'v1',
+      kind: 'summarizer',
+      id: 'slow-api',
+      summarize: () => {
+        calls += 1;
+        return Promise.reject(new CtxkitError({ code: 'TIMEOUT', source: 'openai', message: 'https://api.example/v1/responses did not answer within 60000 ms' }));
+      },
+    };
+    const compaction = createSummarizerGuard().begin(slow);
+    await expect(compaction.summarizer!.summarize({ messages: [], instructions: '' })).rejects.toThrow('did not answer within 60000 ms');
+    await expect(compaction.summarizer!.summarize({ messages: [], instructions: '' })).rejects.toThrow(
+      '[ctxkit:engine] summarizer "slow-api" is not asked again in this compaction: it timed out (https://api.example/v1/responses did not answer within 60000 ms)',
+    );
+    expect(calls).toBe(1);
+    expect(compaction.finish()).toMatchObject({ status: 'timed-out', calls: 1, failures: 1 });
   });
 
   it('has a time bound by default, and reports a summarizer that answered', async () => {

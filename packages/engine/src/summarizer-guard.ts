@@ -17,7 +17,8 @@ export interface SummarizerReport {
   id: string;
   /**
    * `answered`: at least one call returned; `failed`: every call threw; `timed-out`: the compaction's
-   * time ran out (counted as a failure); `skipped`: not offered to the tiers this time; `unused`: no tier called it.
+   * time ran out, or a call ran past its own limit (the tier's `timeoutMs`), after which no tier of the
+   * compaction asks it again (counted as a failure); `skipped`: not offered to the tiers this time; `unused`: no tier called it.
    */
   status: 'answered' | 'failed' | 'timed-out' | 'skipped' | 'unused';
   /** Calls that reached the summarizer; a tier that asks after the compaction's time ran out is answered by the guard, and not counted. */
@@ -64,7 +65,24 @@ interface CompactionCalls {
   readonly timers: Set<ReturnType<typeof setTimeout>>;
   calls: number;
   failures: number;
+  /** The compaction's own time ran out. */
   timedOut: boolean;
+  /** A call timed out by its own limit (the tier's `timeoutMs`, the plugin's): why, said as the call said it. */
+  callTimedOut?: string;
+}
+
+/**
+ * Whether an error or abort reason says a time limit ran out: a `TimeoutError` (what `AbortSignal.timeout`
+ * and the tiers abort with) or a ctxkit error coded `TIMEOUT` (a provider's summarizer past its `timeoutMs`).
+ */
+function isTimeout(reason: unknown): boolean {
+  if (CtxkitError.isInstance(reason)) return reason.code === 'TIMEOUT';
+  return (reason as { name?: unknown } | null)?.name === 'TimeoutError';
+}
+
+function describeTimeout(reason: unknown): string {
+  const message = (reason as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message !== '' ? message.replace(/^\[ctxkit:[^\]]+\] /, '') : 'timed out';
 }
 
 function timeoutError(calls: CompactionCalls): CtxkitError {
@@ -86,19 +104,8 @@ function skippedCompaction(summarizer: SummarizerPlugin, state: SkipState): Guar
 /** Runs one summarizer call with the time left, aborting it (and answering with a timeout) when that runs out. */
 function callWithinDeadline(calls: CompactionCalls, request: SummarizeRequest, remaining: number): Promise<string> {
   const controller = new AbortController();
-  const onAbort = () => controller.abort(request.signal?.reason);
-  request.signal?.addEventListener('abort', onAbort, { once: true });
-  if (request.signal?.aborted) controller.abort(request.signal.reason);
   return new Promise<string>((resolve, reject) => {
-    const timer = Number.isFinite(remaining)
-      ? setTimeout(() => {
-          calls.timedOut = true;
-          const error = timeoutError(calls);
-          controller.abort(error);
-          reject(error);
-        }, remaining)
-      : undefined;
-    if (timer !== undefined) calls.timers.add(timer);
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const settle = () => {
       if (timer !== undefined) {
         clearTimeout(timer);
@@ -106,6 +113,23 @@ function callWithinDeadline(calls: CompactionCalls, request: SummarizeRequest, r
       }
       request.signal?.removeEventListener('abort', onAbort);
     };
+    // The caller gave up (a tier's own time limit, or an abort): the call ends with its reason, which
+    // guardedSummarize counts as a failure, and a timeout there keeps the summarizer out of this compaction.
+    const onAbort = () => {
+      settle();
+      controller.abort(request.signal?.reason);
+      reject(request.signal?.reason);
+    };
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+    if (Number.isFinite(remaining)) {
+      timer = setTimeout(() => {
+        calls.timedOut = true;
+        const error = timeoutError(calls);
+        controller.abort(error);
+        reject(error);
+      }, remaining);
+      calls.timers.add(timer);
+    }
     Promise.resolve()
       .then(() => calls.summarizer.summarize({ ...request, signal: controller.signal }))
       .then(
@@ -131,9 +155,17 @@ function guardedSummarize(calls: CompactionCalls, request: SummarizeRequest): Pr
     calls.timedOut = true;
     return Promise.reject(timeoutError(calls));
   }
+  if (calls.callTimedOut !== undefined) {
+    // One call already ran out of time in this compaction: a later tier would wait its own limit again.
+    const message = `summarizer "${calls.summarizer.id}" is not asked again in this compaction: it timed out (${calls.callTimedOut})`;
+    return Promise.reject(new CtxkitError({ code: 'TIMEOUT', source, message }));
+  }
+  // Aborted before it was asked: the summarizer is not called, and the call is not counted.
+  if (request.signal?.aborted) return Promise.reject(request.signal.reason);
   calls.calls += 1;
   return callWithinDeadline(calls, request, remaining).catch((error: unknown) => {
     calls.failures += 1;
+    if (isTimeout(error)) calls.callTimedOut ??= describeTimeout(error);
     throw error;
   });
 }
@@ -155,10 +187,14 @@ function finishCompaction(calls: CompactionCalls, state: SkipState): SummarizerR
     state.skipLeft = settings.skipCompactions;
     state.lastProblem = problem;
   };
+  const skipped = `skipped for the next ${settings.skipCompactions} compaction${settings.skipCompactions === 1 ? '' : 's'}`;
   if (calls.timedOut) {
     skipFromNow(`summarizer "${summarizer.id}" timed out after ${settings.compactionTimeoutMs.toLocaleString('en-US')} ms in an earlier compaction`);
-    const skipped = `skipped for the next ${settings.skipCompactions} compaction${settings.skipCompactions === 1 ? '' : 's'}`;
     return report('timed-out', `${timeoutError(calls).message.replace(/^\[ctxkit:engine\] /, '')}; ${skipped}`);
+  }
+  if (calls.callTimedOut !== undefined) {
+    skipFromNow(`summarizer "${summarizer.id}" timed out in an earlier compaction (${calls.callTimedOut})`);
+    return report('timed-out', `summarizer "${summarizer.id}" timed out (${calls.callTimedOut}); not asked again in this compaction, ${skipped}`);
   }
   if (calls.calls === 0) return report('unused');
   if (calls.failures !== calls.calls) {

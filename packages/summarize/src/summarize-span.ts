@@ -235,7 +235,7 @@ export async function summarizeSpan(request: SpanSummaryRequest): Promise<SpanSu
   const plan = planSpan(request);
   if ('ok' in plan) return plan;
   const timeout = new AbortController();
-  const timer = Number.isFinite(request.timeoutMs) ? setTimeout(() => timeout.abort(new Error('timeout')), request.timeoutMs) : undefined;
+  const timer = Number.isFinite(request.timeoutMs) ? setTimeout(() => timeout.abort(new DOMException(`timed out after ${request.timeoutMs} ms`, 'TimeoutError')), request.timeoutMs) : undefined;
   const count: CallCount = { calls: 0, finished: 0, expected: 1 };
   const call = summaryCaller(request, plan, count, timeout);
   try {

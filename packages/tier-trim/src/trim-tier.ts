@@ -57,7 +57,8 @@ const minNoteTokens = 200;
  * even a one-line note is not smaller.
  *
  * When to use: last in the pipeline, after the model and structural tiers.
- * Gotcha: after tier 0 failed with a slow summarizer, trim tries it again (up to `timeoutMs`); pass
+ * Gotcha: after tier 0 failed with the summarizer, trim tries it again (up to `timeoutMs`), unless it timed
+ * out, which the engine's summarizer guard remembers for the rest of the compaction; pass
  * `useSummarizer: false` for a fast, model-free last resort.
  * @throws CtxkitError INVALID_ARGUMENT for an option out of range (at creation), or a `context.protectedStart` outside the transcript
  * @example
