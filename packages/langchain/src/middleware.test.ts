@@ -1,7 +1,9 @@
 import { CtxkitError } from '@ctxkit/core';
 import { HumanMessage } from '@langchain/core/messages';
+import { type StructuredToolInterface, tool } from '@langchain/core/tools';
 import { createCtxkit } from 'ctxkit';
 import { createAgent } from 'langchain';
+import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { readFile, ScriptedChatModel, systemPrompt } from './__fixtures__/scripted-chat-model.ts';
 import { ctxkitMiddleware } from './middleware.ts';
@@ -59,6 +61,29 @@ describe('ctxkitMiddleware in a real createAgent loop', () => {
     expect(reports.map((report) => report.model)).toEqual(['scripted:scripted-model', 'scripted:scripted-model', 'scripted:scripted-model']);
     expect(reports[0]!.source).not.toBe('reported');
     expect(reports.slice(1).map((report) => report.source)).toEqual(['reported', 'reported']);
+  });
+
+  it('counts the tools the agent sends in the fixed floor, as their JSON Schema', async () => {
+    // A tool whose definition alone is about 2,000 tokens: a floor that leaves it out would compact too late.
+    const manual = tool(async () => 'ok', {
+      name: 'lookup_manual',
+      description: Array.from({ length: 400 }, (_, line) => `Section ${line} explains option opt${line}.`).join(' '),
+      schema: z.object({ section: z.number().describe('Section number') }),
+    });
+    const firstFloor = async (tools: StructuredToolInterface[]) => {
+      const floors: number[] = [];
+      const agent = createAgent({
+        model: new ScriptedChatModel({ steps: 2 }),
+        tools,
+        systemPrompt,
+        middleware: [ctxkitMiddleware({ manager: newManager(), onPrepare: (report) => floors.push(report.measurement.floor) })],
+      });
+      await agent.invoke({ messages: [new HumanMessage('Find where the port is configured.')] });
+      return floors[0]!;
+    };
+    const withManual = await firstFloor([readFile, manual]);
+    const without = await firstFloor([readFile]);
+    expect(withManual - without).toBeGreaterThan(2_000);
   });
 
   it('an overflow error is recovered once: the call is retried with the compacted messages', async () => {

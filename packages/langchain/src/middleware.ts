@@ -1,6 +1,7 @@
 import { CtxkitError, type ErrorClassification, type Message } from '@ctxkit/core';
 import { type ContextManager, createHostHistory, type PrepareReport } from '@ctxkit/engine';
 import type { BaseMessage } from '@langchain/core/messages';
+import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
 import { createMiddleware } from 'langchain';
 import { createConversionCache, fromBaseMessages, toBaseMessages } from './convert.ts';
 import { usageFromMessage } from './usage.ts';
@@ -32,10 +33,34 @@ export function modelIdOf(model: unknown): string {
 }
 
 /**
+ * The request's tools as the JSON a provider is sent (OpenAI's function shape; a provider's own tool
+ * object as it is), for the meter's fixed floor. The same list (tool for tool) gets the same array back,
+ * so the meter counts it once.
+ */
+function createToolDefinitions(): (tools: readonly unknown[] | undefined) => readonly unknown[] | undefined {
+  let last: { tools: readonly unknown[]; definitions: readonly unknown[] } | undefined;
+  const definitionOf = (tool: unknown): unknown => {
+    try {
+      return convertToOpenAITool(tool as Parameters<typeof convertToOpenAITool>[0]);
+    } catch {
+      // A schema LangChain cannot turn into JSON Schema: its name and description still cost tokens.
+      const { name, description } = tool as { name?: unknown; description?: unknown };
+      return { type: 'function', function: { name: String(name), description: String(description ?? '') } };
+    }
+  };
+  return (tools) => {
+    if (!tools || tools.length === 0) return undefined;
+    if (last && last.tools.length === tools.length && last.tools.every((tool, index) => tool === tools[index])) return last.definitions;
+    last = { tools: [...tools], definitions: tools.map(definitionOf) };
+    return last.definitions;
+  };
+}
+
+/**
  * A LangChain.js v1 agent middleware (for `createAgent({ middleware })`) that keeps every model call inside
  * the window: it prepares the request's messages with the manager (`wrapModelCall`; the agent's state keeps
- * the full history), records `usage_metadata`, and on an error asks `manager.recover`, retrying once with
- * the compacted messages when it was an overflow.
+ * the full history) with the request's tools counted in the fixed floor, records `usage_metadata`, and on an
+ * error asks `manager.recover`, retrying once with the compacted messages when it was an overflow.
  * @throws CtxkitError INVALID_ARGUMENT when `manager` is missing
  * @example
  * ```ts
@@ -48,6 +73,7 @@ export function ctxkitMiddleware(options: CtxkitMiddlewareOptions) {
     throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'langchain', message: 'ctxkitMiddleware needs { manager }: a context manager from createCtxkit or createContextManager' });
   }
   const cache = createConversionCache();
+  const toolDefinitions = createToolDefinitions();
   // The agent's state keeps the whole history; continue from what was sent last time.
   const history = createHostHistory();
   // The system prompt as one object while it stays the same: the meter counts by identity.
@@ -60,7 +86,8 @@ export function ctxkitMiddleware(options: CtxkitMiddlewareOptions) {
       if (text && system?.text !== text) system = { text, message: { role: 'system', content: text } };
       const converted = fromBaseMessages(request.messages, cache);
       const withSystem = text && system && converted[0]?.role !== 'system' ? [system.message, ...converted] : converted;
-      const prepared = await manager.prepare(history.continue(withSystem), { model });
+      const tools = toolDefinitions(request.tools);
+      const prepared = await manager.prepare(history.continue(withSystem), { model, ...(tools ? { tools } : {}) });
       history.remember(withSystem, prepared.messages);
       options.onPrepare?.(prepared.report);
       const back = (list: readonly Message[]): BaseMessage[] => toBaseMessages(withSystem === converted ? list : list.slice(1));
@@ -73,7 +100,7 @@ export function ctxkitMiddleware(options: CtxkitMiddlewareOptions) {
       try {
         return await call(prepared.messages);
       } catch (error) {
-        const recovered = await manager.recover(prepared.messages, options.classifyError ? options.classifyError(error) : error, { model });
+        const recovered = await manager.recover(prepared.messages, options.classifyError ? options.classifyError(error) : error, { model, ...(tools ? { tools } : {}) });
         if ('report' in recovered && recovered.report) options.onPrepare?.(recovered.report);
         if (recovered.action !== 'retry') throw error;
         const retry = recovered.messages;
