@@ -102,6 +102,30 @@ describe('a summarizer that never answers', () => {
     expect(report.summarizer).toMatchObject({ status: 'timed-out', calls: 1, failures: 1 });
   });
 
+  it('has a time bound by default, and reports a summarizer that answered', async () => {
+    const guard = createSummarizerGuard();
+    const answering: SummarizerPlugin = { specificationVersion: 'v1', kind: 'summarizer', id: 'ok', summarize: async () => 'summary' };
+    const compaction = guard.begin(answering);
+    await expect(compaction.summarizer!.summarize({ messages: [], instructions: '' })).resolves.toBe('summary');
+    expect(compaction.finish()).toEqual({ id: 'ok', status: 'answered', calls: 1, failures: 0 });
+    expect(guard.begin(undefined).finish()).toBeUndefined();
+    expect(() => createSummarizerGuard({ compactionTimeoutMs: 0 })).toThrow('[ctxkit:engine] summarizerGuard.compactionTimeoutMs must be above zero (or Infinity), got 0');
+  });
+
+  it('skips a summarizer whose every call failed in 3 compactions in a row', async () => {
+    const guard = createSummarizerGuard({ skipCompactions: 1 });
+    const failing: SummarizerPlugin = { specificationVersion: 'v1', kind: 'summarizer', id: 'down', summarize: () => Promise.reject(new Error('ECONNREFUSED')) };
+    for (let round = 0; round < 3; round++) {
+      const compaction = guard.begin(failing);
+      await expect(compaction.summarizer!.summarize({ messages: [], instructions: '' })).rejects.toThrow('ECONNREFUSED');
+      expect(compaction.finish()).toMatchObject({ status: 'failed', failures: 1 });
+    }
+    expect(guard.begin(failing)).toMatchObject({ summarizer: undefined });
+    expect(guard.begin(failing).summarizer).toBeDefined();
+  });
+});
+
+describe('a summarizer call that runs past its own limit', () => {
   it("is not asked again in the compaction after a tier gave up on it at the tier's own time limit, and is skipped after", async () => {
     /** A tier that waits `limitMs` for its summary, as the summary and trim tiers do with `timeoutMs`. */
     const patientTier = (id: string, limitMs: number): TierPlugin => ({
@@ -162,28 +186,6 @@ describe('a summarizer that never answers', () => {
     );
     expect(calls).toBe(1);
     expect(compaction.finish()).toMatchObject({ status: 'timed-out', calls: 1, failures: 1 });
-  });
-
-  it('has a time bound by default, and reports a summarizer that answered', async () => {
-    const guard = createSummarizerGuard();
-    const answering: SummarizerPlugin = { specificationVersion: 'v1', kind: 'summarizer', id: 'ok', summarize: async () => 'summary' };
-    const compaction = guard.begin(answering);
-    await expect(compaction.summarizer!.summarize({ messages: [], instructions: '' })).resolves.toBe('summary');
-    expect(compaction.finish()).toEqual({ id: 'ok', status: 'answered', calls: 1, failures: 0 });
-    expect(guard.begin(undefined).finish()).toBeUndefined();
-    expect(() => createSummarizerGuard({ compactionTimeoutMs: 0 })).toThrow('[ctxkit:engine] summarizerGuard.compactionTimeoutMs must be above zero (or Infinity), got 0');
-  });
-
-  it('skips a summarizer whose every call failed in 3 compactions in a row', async () => {
-    const guard = createSummarizerGuard({ skipCompactions: 1 });
-    const failing: SummarizerPlugin = { specificationVersion: 'v1', kind: 'summarizer', id: 'down', summarize: () => Promise.reject(new Error('ECONNREFUSED')) };
-    for (let round = 0; round < 3; round++) {
-      const compaction = guard.begin(failing);
-      await expect(compaction.summarizer!.summarize({ messages: [], instructions: '' })).rejects.toThrow('ECONNREFUSED');
-      expect(compaction.finish()).toMatchObject({ status: 'failed', failures: 1 });
-    }
-    expect(guard.begin(failing)).toMatchObject({ summarizer: undefined });
-    expect(guard.begin(failing).summarizer).toBeDefined();
   });
 });
 

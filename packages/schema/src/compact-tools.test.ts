@@ -56,28 +56,6 @@ describe('compactTools: shapes', () => {
     expect(compactTools(anthropic)).toEqual(anthropic);
   });
 
-  it("says an MCP tool's display name once when its title and annotations.title agree", () => {
-    const tool = (fields: Record<string, unknown>) => ({ name: 'VPS_getVirtualMachinesV1', description: 'Lists virtual machines.', inputSchema: { type: 'object' }, ...fields });
-    const tools = [
-      tool({ title: 'Get virtual machines', annotations: { title: 'Get virtual machines', readOnlyHint: true } }),
-      // Different words, or only one of the two: each stays, as the client would show different names without it.
-      tool({ title: 'Get virtual machines', annotations: { title: 'Get VMs', readOnlyHint: true } }),
-      tool({ title: 'Get virtual machines', annotations: { readOnlyHint: true } }),
-      tool({ annotations: { title: 'Get virtual machines' } }),
-    ];
-    const compacted = compactTools(tools) as Record<string, unknown>[];
-    // What MCP shows (title, else annotations.title, else name) and what older clients show (annotations.title) are unchanged.
-    const annotationsTitle = (mcpTool: Record<string, unknown>) => (mcpTool.annotations as { title?: string } | undefined)?.title;
-    const shown = (mcpTool: Record<string, unknown>) => mcpTool.title ?? annotationsTitle(mcpTool) ?? mcpTool.name;
-    expect(compacted.map(shown)).toEqual(tools.map(shown));
-    expect(compacted.map(annotationsTitle)).toEqual(tools.map(annotationsTitle));
-    expect(compacted.map((mcpTool) => 'title' in mcpTool)).toEqual([false, true, true, false]);
-    expect(compactTools(tools, { dropDuplicateTitle: false })[0]).toHaveProperty('title', 'Get virtual machines');
-    // Not MCP's shape: an OpenAI tool's fields pass through.
-    const openai = [{ type: 'function', function: { name: 'vms', parameters: { type: 'object' } }, title: 'VMs', annotations: { title: 'VMs' } }];
-    expect(compactTools(openai)).toEqual(openai);
-  });
-
   it('leaves out MCP hints a host reads the same when absent, and keeps the ones that make it ask first', () => {
     const tool = (annotations: Record<string, unknown>) => ({ name: 'pods_list', description: 'Lists pods.', inputSchema: { type: 'object' }, annotations });
     const tools = [
@@ -325,5 +303,29 @@ describe('compactTools: data keys', () => {
     expect(Object.hasOwn(compacted!, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(compacted)).toBe(Object.prototype);
     expect(compacted).not.toHaveProperty('annotations');
+  });
+});
+
+describe('compactTools: an MCP title said twice', () => {
+  it("says an MCP tool's display name once when its title and annotations.title agree", () => {
+    const tool = (fields: Record<string, unknown>) => ({ name: 'VPS_getVirtualMachinesV1', description: 'Lists virtual machines.', inputSchema: { type: 'object' }, ...fields });
+    const tools = [
+      tool({ title: 'Get virtual machines', annotations: { title: 'Get virtual machines', readOnlyHint: true } }),
+      // Different words, or only one of the two: each stays, as the client would show different names without it.
+      tool({ title: 'Get virtual machines', annotations: { title: 'Get VMs', readOnlyHint: true } }),
+      tool({ title: 'Get virtual machines', annotations: { readOnlyHint: true } }),
+      tool({ annotations: { title: 'Get virtual machines' } }),
+    ];
+    const compacted = compactTools(tools) as Record<string, unknown>[];
+    // What MCP shows (title, else annotations.title, else name) and what older clients show (annotations.title) are unchanged.
+    const annotationsTitle = (mcpTool: Record<string, unknown>) => (mcpTool.annotations as { title?: string } | undefined)?.title;
+    const shown = (mcpTool: Record<string, unknown>) => mcpTool.title ?? annotationsTitle(mcpTool) ?? mcpTool.name;
+    expect(compacted.map(shown)).toEqual(tools.map(shown));
+    expect(compacted.map(annotationsTitle)).toEqual(tools.map(annotationsTitle));
+    expect(compacted.map((mcpTool) => 'title' in mcpTool)).toEqual([false, true, true, false]);
+    expect(compactTools(tools, { dropDuplicateTitle: false })[0]).toHaveProperty('title', 'Get virtual machines');
+    // Not MCP's shape: an OpenAI tool's fields pass through.
+    const openai = [{ type: 'function', function: { name: 'vms', parameters: { type: 'object' } }, title: 'VMs', annotations: { title: 'VMs' } }];
+    expect(compactTools(openai)).toEqual(openai);
   });
 });
