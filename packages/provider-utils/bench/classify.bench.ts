@@ -66,6 +66,7 @@ const holdout36: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout37: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-37.json'), 'utf8'));
 const holdout38: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-38.json'), 'utf8'));
 const holdout39: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-39.json'), 'utf8'));
+const holdout40: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-40.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -176,6 +177,7 @@ for (const [name, set, file] of [
   ['thirty-seventh', holdout37, 'provider-errors-holdout-37.json'],
   ['thirty-eighth', holdout38, 'provider-errors-holdout-38.json'],
   ['thirty-ninth', holdout39, 'provider-errors-holdout-39.json'],
+  ['fortieth', holdout40, 'provider-errors-holdout-40.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);

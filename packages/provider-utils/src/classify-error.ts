@@ -185,7 +185,9 @@ const rateLimitWords = new RegExp(
 );
 // OpenAI's "exceeded your current quota" sends the reader to its error-codes guide (the billing error, decision 0064);
 // Gemini says the same words of a per-minute quota and links its rate-limits page, which waiting does restore.
-const openAiBillingQuota = /exceeded your current quota\b[\s\S]{0,200}?\berror-codes\b/;
+// LiteLLM names the vendor before its words ("OpenAIException - You exceeded your current quota"): that is OpenAI's
+// billing error too, though LiteLLM drops the link (decision 0064, a fortieth set).
+const openAiBillingQuota = /exceeded your current quota\b[\s\S]{0,200}?\berror-codes\b|\bOpenAIException\W{1,5}You exceeded your current quota\b/;
 // A quota that waiting a moment does not restore: daily caps, an exhausted balance. One-api relays' balance check names the
 // user's quota and its figures before "is not enough"; Tencent CloudBase says a token usage "exceeded quota limit" until
 // resources are bought (decision 0064, a thirty-eighth set).
@@ -360,6 +362,9 @@ const limitPatterns = [
   /\bmax[_ ]context(?:[_ ](?:length|size|window|tokens))?\W{1,3}(\d+)/i,
   // A bare comparison after an overflow code: "context_length_exceeded: 250000 > 128000"
   /\b\d+\s*>\s*(\d+)\b/,
+  // The window given as a label after the overflow's words: "too many tokens. Max tokens: 200000" (decision 0064, a
+  // fortieth set). Read last, and only where the text is already an overflow, so an output budget keeps its readings.
+  /\bmax(?:imum)? tokens:\s*(\d+)\b/i,
 ];
 const reportedPatterns = [
   /(?:request|message|prompt|input)\s*\((\d+)(?: tokens?)?\)/i,
@@ -455,6 +460,10 @@ const statusInBrackets = new RegExp(String.raw`\[([45]\d{2})(?:\s+(?:${reasonPhr
  * anywhere, as an error status a wrapper names ("Server returned HTTP 503", "openai.InternalServerError:
  * Error code: 500 - ..."), or in square brackets ("Streaming response failed: [503] ...").
  */
+// LiteLLM's exception class for a 404 (its exception-mapping table): the model or route is not there, so the busy words
+// it may wrap ("No deployments available") are no rate limit (decision 0064, a fortieth set).
+const litellmNotFound = /\blitellm\.NotFoundError\b/;
+
 function textStatus(text: string): number | undefined {
   return (
     asStatus(/^(?:HTTP\/?[\d.]*\s+|status:?\s*|(?:API )?error(?: code)?:?\s*)?(\d{3})\b/i.exec(text)?.[1]) ??
@@ -462,7 +471,8 @@ function textStatus(text: string): number | undefined {
     asStatus(/^[a-z][\w.-]{0,24} ([45]\d{2}):/i.exec(text)?.[1]) ??
     asStatus(statusAfterCue.exec(text)?.[1]) ??
     asStatus(statusBeforeReason.exec(text)?.[1]) ??
-    asStatus(statusInBrackets.exec(text)?.[1])
+    asStatus(statusInBrackets.exec(text)?.[1]) ??
+    (litellmNotFound.test(text) ? 404 : undefined)
   );
 }
 
@@ -517,7 +527,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
   // A 408 is the server saying the request took too long, whatever cause it guesses at ("possibly due to server overload").
   if (status === 408) return { kind: 'timeout', retryable: true };
   // "Try again later" or "please wait" alone is boilerplate: with a status the status decides, without one it is a busy service.
-  if (status === 503 || status === 529 || busyWords.test(text) || (retryLater.test(text) && status === undefined)) return { kind: 'rate_limit', retryable: true };
+  if (status === 503 || status === 529 || (busyWords.test(text) && status !== 404) || (retryLater.test(text) && status === undefined)) return { kind: 'rate_limit', retryable: true };
   if (status === 504 || status === 524) return { kind: 'timeout', retryable: true };
   // A server error whose message says the server itself gave up waiting (Ollama's 500 "timed out waiting for llama
   // runner to start"): a timeout, as a 504 is, not a fault in the request (decision 0064, a twenty-second set).
