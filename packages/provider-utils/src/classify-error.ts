@@ -454,16 +454,16 @@ const statusBeforeReason = new RegExp(String.raw`\b([45]\d{2})\s+(?:${reasonPhra
 // A status in square brackets, alone or with its reason phrase: "[503]", "[429 Too Many Requests]" (Google's SDKs, gateways).
 const statusInBrackets = new RegExp(String.raw`\[([45]\d{2})(?:\s+(?:${reasonPhrase}))?\]`, 'i');
 
+// LiteLLM's exception class for a 404 (its exception-mapping table): the model or route is not there, so the busy words
+// it may wrap ("No deployments available") are no rate limit (decision 0064, a fortieth set).
+const litellmNotFound = /\blitellm\.NotFoundError\b/;
+
 /**
  * A status stated in an SDK's or a wrapper's message: at its start ("400 status code (no body)", "429 Too
  * Many Requests"), after a client's name at its start ("LLM 500: ...", "Codex 429: ..."), as "status code 524"
  * anywhere, as an error status a wrapper names ("Server returned HTTP 503", "openai.InternalServerError:
  * Error code: 500 - ..."), or in square brackets ("Streaming response failed: [503] ...").
  */
-// LiteLLM's exception class for a 404 (its exception-mapping table): the model or route is not there, so the busy words
-// it may wrap ("No deployments available") are no rate limit (decision 0064, a fortieth set).
-const litellmNotFound = /\blitellm\.NotFoundError\b/;
-
 function textStatus(text: string): number | undefined {
   return (
     asStatus(/^(?:HTTP\/?[\d.]*\s+|status:?\s*|(?:API )?error(?: code)?:?\s*)?(\d{3})\b/i.exec(text)?.[1]) ??
