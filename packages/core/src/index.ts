@@ -65,4 +65,5 @@ export {
   type TranscriptIssue,
   type TranscriptValidator,
   validateTranscript,
+  messageListProblem,
 } from './transcript.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from './message.ts';
 import { textOf } from './message.ts';
-import { assertValidTranscript, createTranscriptValidator, recentTurnsStart, safeCutIndex, segmentRounds, segmentTurns, validateTranscript } from './transcript.ts';
+import { assertValidTranscript, createTranscriptValidator, messageListProblem, recentTurnsStart, safeCutIndex, segmentRounds, segmentTurns, validateTranscript } from './transcript.ts';
 
 const call = (id: string, name = 'read_file', args = '{"path":"a.ts"}') => ({ id, name, arguments: args });
 
@@ -155,5 +155,16 @@ describe('createTranscriptValidator', () => {
     // A compaction replaced an earlier message: everything is checked again.
     const compacted: Message[] = [valid[0]!, { role: 'user', content: 'summary' }, { role: 'tool', toolCallId: 'c1', content: 'orphan' }];
     expect(validator.check(compacted).map((issue) => issue.index)).toEqual([2]);
+  });
+});
+
+describe('messageListProblem', () => {
+  it('names what is not a transcript and the first entry that is not a message', () => {
+    expect(messageListProblem(null)).toBe('messages must be an array of messages, got null');
+    expect(messageListProblem({ messages: [] })).toBe('messages must be an array of messages, got object');
+    expect(messageListProblem([{ role: 'user', content: 'hi' }, null])).toBe('message 1: must be a message object with a string role, got null');
+    expect(messageListProblem([{ role: 'user', content: 'hi' }, { content: 'no role' }])).toBe('message 1: must be a message object with a string role, got an object without one');
+    expect(messageListProblem(['hi'])).toBe('message 0: must be a message object with a string role, got string');
+    expect(messageListProblem([{ role: 'user', content: 'hi' }])).toBeUndefined();
   });
 });

@@ -283,3 +283,15 @@ export function safeCutIndex(messages: readonly Message[], index: number): numbe
   while (cut < messages.length && messages[cut]!.role === 'tool') cut++;
   return cut;
 }
+
+/**
+ * What makes `messages` unusable to a tier (or any step that walks a transcript), or undefined: not an array, or an entry that is not a
+ * message object with a string role. A tier run on its own gets this instead of a TypeError from inside.
+ */
+export function messageListProblem(messages: unknown): string | undefined {
+  if (!Array.isArray(messages)) return `messages must be an array of messages, got ${messages === null ? 'null' : typeof messages}`;
+  const index = messages.findIndex((message) => typeof message !== 'object' || message === null || typeof (message as { role?: unknown }).role !== 'string');
+  if (index < 0) return undefined;
+  const message: unknown = messages[index];
+  return `message ${index}: must be a message object with a string role, got ${message === null ? 'null' : typeof message === 'object' ? 'an object without one' : typeof message}`;
+}

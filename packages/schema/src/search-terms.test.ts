@@ -24,3 +24,11 @@ describe('searchTerms', () => {
     expect(searchTerms('the files', { stopWords: new Set(), stem: false })).toEqual(['the', 'files']);
   });
 });
+
+describe('searchTerms and splitWords: not a string', () => {
+  it('throw a typed error naming the function, not a TypeError from inside', () => {
+    expect(() => searchTerms(null as unknown as string)).toThrow('[ctxkit:schema] searchTerms takes a string, got null');
+    expect(() => searchTerms(42 as unknown as string)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => splitWords(undefined as unknown as string)).toThrow('[ctxkit:schema] splitWords takes a string, got undefined');
+  });
+});

@@ -1,3 +1,4 @@
+import { CtxkitError } from '@ctxkit/core';
 import { stemmer } from 'stemmer';
 
 /**
@@ -21,6 +22,7 @@ export const defaultStopWords: readonly string[] = (
  * @example splitWords('list_pullRequests v2') // ['list', 'pull', 'requests', 'v', '2']
  */
 export function splitWords(text: string): string[] {
+  checkText('splitWords', text);
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -59,6 +61,7 @@ function stemOf(word: string): string {
  * @example searchTerms('Searches GitHub issues') // ['search', 'github', 'issu']
  */
 export function searchTerms(text: string, options: SearchTermsOptions = {}): string[] {
+  checkText('searchTerms', text);
   const stop = options.stopWords ?? defaultStopSet;
   const stem = options.stem ?? true;
   const terms: string[] = [];
@@ -67,4 +70,10 @@ export function searchTerms(text: string, options: SearchTermsOptions = {}): str
     terms.push(stem ? stemOf(word) : word);
   }
   return terms;
+}
+
+function checkText(name: string, text: unknown): void {
+  if (typeof text !== 'string') {
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'schema', message: `${name} takes a string, got ${text === null ? 'null' : typeof text}` });
+  }
 }

@@ -1,4 +1,4 @@
-import { CtxkitError, type Message, safeCutIndex, type TierContext, textOf, type UserMessage } from '@ctxkit/core';
+import { CtxkitError, type Message, messageListProblem, safeCutIndex, type TierContext, textOf, type UserMessage } from '@ctxkit/core';
 import { textHash } from './text-hash.ts';
 
 /** The part of a transcript a folding tier may replace: `[start, end)`, after the task, before the protected turns. */
@@ -10,10 +10,12 @@ export interface FoldSpan {
 }
 
 /**
- * Checks the engine's `protectedStart` (an integer within the transcript).
- * @throws CtxkitError INVALID_ARGUMENT
+ * Checks the transcript's shape and the engine's `protectedStart` (an integer within the transcript).
+ * @throws CtxkitError INVALID_TRANSCRIPT for a transcript that is not an array of message objects; INVALID_ARGUMENT for the index
  */
 export function assertProtectedStart(messages: readonly Message[], protectedStart: number, source: string): void {
+  const problem = messageListProblem(messages);
+  if (problem !== undefined) throw new CtxkitError({ code: 'INVALID_TRANSCRIPT', source, message: problem });
   if (!Number.isInteger(protectedStart) || protectedStart < 0 || protectedStart > messages.length) {
     throw new CtxkitError({
       code: 'INVALID_ARGUMENT',

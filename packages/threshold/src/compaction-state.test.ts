@@ -86,3 +86,22 @@ describe('CompactionState: refill', () => {
     expect(state.snapshot()).toEqual({ step: 0, attempts: 0, successes: 0, consecutiveFailures: 0, open: false, refills: 0 });
   });
 });
+
+describe('CompactionState: sizes it cannot use', () => {
+  it('rejects a NaN, negative or infinite size instead of opening the breaker for good', () => {
+    const state = createCompactionState();
+    for (const [before, after] of [
+      [Number.NaN, 10],
+      [100, Number.NaN],
+      [-1, 0],
+      [Number.POSITIVE_INFINITY, 5],
+    ] as const) {
+      expect(() => state.recordAttempt(before, after)).toThrow(/\[ctxkit:threshold\] recordAttempt: (before|after) must be a finite number of zero or more/);
+    }
+    expect(() => state.observe(Number.NaN, 100)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => state.observe(100, -1)).toThrow(/observe: threshold/);
+    expect(() => state.canCompact(Number.NaN)).toThrow(/canCompact: tokens/);
+    expect(state.snapshot()).toMatchObject({ step: 0, attempts: 0, open: false });
+    expect(state.canCompact(100)).toBe(true);
+  });
+});

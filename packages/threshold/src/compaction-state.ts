@@ -55,7 +55,7 @@ export interface AttemptResult {
  * failed attempt; and refill detection (compacted, then back over the threshold within 2 steps).
  */
 export interface CompactionState {
-  /** Call once per step with the measured size, before deciding to compact. */
+  /** Call once per step with the measured size, before deciding to compact. @throws CtxkitError INVALID_ARGUMENT for a size or threshold that is not a finite number ≥ 0 (as do the other methods) */
   observe(tokens: number, threshold: number): StepObservation;
   /** Whether an attempt may be made now, at this size. */
   canCompact(tokens: number): boolean;
@@ -88,6 +88,8 @@ export function createCompactionState(options: CompactionStateOptions = {}): Com
 
   return {
     observe(tokens, threshold) {
+      checkTokens('observe: tokens', tokens, true);
+      checkTokens('observe: threshold', threshold, true);
       snapshot.step += 1;
       const since = snapshot.lastSuccessStep === undefined ? Number.POSITIVE_INFINITY : snapshot.step - snapshot.lastSuccessStep;
       const refill = since >= 1 && since <= refillSteps && tokens > threshold;
@@ -99,9 +101,13 @@ export function createCompactionState(options: CompactionStateOptions = {}): Com
       return { step: snapshot.step, refill };
     },
     canCompact(tokens) {
+      checkTokens('canCompact: tokens', tokens, true);
       return !snapshot.open || (snapshot.retryAtTokens !== undefined && tokens >= snapshot.retryAtTokens);
     },
     recordAttempt(before, after) {
+      // A NaN size would open the breaker with a NaN regrowth point that no size ever reaches.
+      checkTokens('recordAttempt: before', before, true);
+      checkTokens('recordAttempt: after', after, true);
       const attempt: CompactionAttempt = { before, after, shrunk: after < before, step: snapshot.step };
       snapshot.attempts += 1;
       snapshot.lastAttempt = attempt;

@@ -147,3 +147,9 @@ describe('the small-window rule is coherent (decision 0030), on generated window
     );
   });
 });
+
+describe('compactionThreshold: a window given as text', () => {
+  it('says it got a string, not a number that looks valid', () => {
+    expect(() => compactionThreshold('1000' as unknown as number)).toThrow('contextWindow must be a finite number above zero, got the string "1000"');
+  });
+});

@@ -37,7 +37,7 @@ export function checkTokens(name: string, value: number, allowZero = false): voi
     throw new CtxkitError({
       code: 'INVALID_ARGUMENT',
       source,
-      message: `${name} must be a finite number ${allowZero ? 'of zero or more' : 'above zero'}, got ${String(value)}`,
+      message: `${name} must be a finite number ${allowZero ? 'of zero or more' : 'above zero'}, got ${typeof value === 'string' ? `the string ${JSON.stringify(value)}` : String(value)}`,
     });
   }
 }

@@ -173,3 +173,16 @@ describe('on generated transcripts', () => {
     expect(strippedSome).toBeGreaterThan(5);
   });
 });
+
+describe('imageStripTier: input that is not a transcript', () => {
+  it('fails with a reason naming what is wrong instead of throwing a TypeError', async () => {
+    const tier = imageStripTier();
+    const outcome = await tier.apply(null as unknown as Message[], tierContext({ protectedStart: 0 }));
+    expect(outcome).toEqual({ status: 'failed', reason: 'messages must be an array of messages, got null' });
+    const withNull = [{ role: 'user', content: 'look' }, null] as unknown as Message[];
+    expect(await tier.apply(withNull, tierContext({ protectedStart: 1, messages: [] }))).toEqual({
+      status: 'failed',
+      reason: 'message 1: must be a message object with a string role, got null',
+    });
+  });
+});

@@ -1,4 +1,4 @@
-import { type ContentPart, CtxkitError, type Message, messageKey, segmentTurns, type TierOutcome, type TierPlugin } from '@ctxkit/core';
+import { type ContentPart, CtxkitError, type Message, messageKey, messageListProblem, segmentTurns, type TierOutcome, type TierPlugin } from '@ctxkit/core';
 
 const source = 'tier-images';
 
@@ -93,6 +93,8 @@ export function imageStripTier(options: ImageStripOptions = {}): TierPlugin<'ima
     category: 'structural',
     async apply(messages, context): Promise<TierOutcome> {
       const { protectedStart } = context;
+      const problem = messageListProblem(messages);
+      if (problem !== undefined) return { status: 'failed', reason: problem };
       if (typeof protectedStart !== 'number' || Number.isNaN(protectedStart)) {
         return { status: 'failed', reason: `context.protectedStart must be a message index, got ${String(protectedStart)}` };
       }

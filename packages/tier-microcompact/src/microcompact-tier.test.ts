@@ -347,3 +347,10 @@ describe('trouble', () => {
     });
   });
 });
+
+describe('microcompactTier: input that is not a transcript', () => {
+  it('fails with a reason naming what is wrong instead of throwing a TypeError', async () => {
+    const outcome = await microcompactTier().apply(null as unknown as Message[], tierContext({ protectedStart: 0, messages: [] }));
+    expect(outcome).toEqual({ status: 'failed', reason: 'messages must be an array of messages, got null' });
+  });
+});

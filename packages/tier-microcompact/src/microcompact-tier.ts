@@ -1,4 +1,4 @@
-import { CtxkitError, type TierOutcome, type TierPlugin } from '@ctxkit/core';
+import { CtxkitError, messageListProblem, type TierOutcome, type TierPlugin } from '@ctxkit/core';
 import { archivedDetail, commitArchive, oldestEnough } from './archive-commit.ts';
 import { type ArchivePlan, planArchive } from './archive-plan.ts';
 import { createDigestCache } from './digest-cache.ts';
@@ -40,6 +40,8 @@ export function microcompactTier(options: MicrocompactOptions = {}): TierPlugin<
     category: 'structural',
     async apply(messages, context): Promise<TierOutcome> {
       const { protectedStart, signal } = context;
+      const problem = messageListProblem(messages);
+      if (problem !== undefined) return { status: 'failed', reason: problem };
       if (typeof protectedStart !== 'number' || Number.isNaN(protectedStart)) {
         return { status: 'failed', reason: `context.protectedStart must be a message index, got ${String(protectedStart)}` };
       }

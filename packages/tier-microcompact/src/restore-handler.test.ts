@@ -95,3 +95,12 @@ describe('createRestoreHandler with a conversationId', () => {
     expect(() => createRestoreHandler(memoryStore(), { conversationId: '' })).toThrow('conversationId must be a non-empty string, got ""');
   });
 });
+
+describe('createRestoreHandler: no store', () => {
+  it('throws INVALID_ARGUMENT at creation, not a STORE_ERROR at the first call', () => {
+    for (const store of [null, undefined, {}]) {
+      expect(() => createRestoreHandler(store as unknown as StorePlugin)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    }
+    expect(() => createRestoreHandler(null as unknown as StorePlugin)).toThrow('[ctxkit:tier-microcompact] createRestoreHandler needs the store the tier archives to (with getItem), got null');
+  });
+});

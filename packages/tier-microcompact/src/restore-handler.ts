@@ -1,4 +1,4 @@
-import { conversationStore, type StorePlugin } from '@ctxkit/core';
+import { conversationStore, CtxkitError, type StorePlugin } from '@ctxkit/core';
 import { handlePattern, readArchivedToolResult, restoredText } from './archive.ts';
 
 /** What a `restore_tool_result` call passes: its parsed arguments, their JSON text, or the bare handle. */
@@ -70,7 +70,7 @@ function shown(input: unknown): string {
  * With a `conversationId` it reads only that conversation's archive (any worker of a fleet can answer,
  * given the shared store); a handle archived by another conversation is unknown here.
  * @throws CtxkitError STORE_ERROR when the store itself fails (an outage the operator should see);
- * INVALID_ARGUMENT for an empty conversationId, at creation
+ * INVALID_ARGUMENT for an empty conversationId or a store without `getItem`, at creation
  * @example
  * ```ts
  * const restore = createRestoreHandler(store, { conversationId: 'ticket-8812' });
@@ -80,6 +80,14 @@ function shown(input: unknown): string {
  * ```
  */
 export function createRestoreHandler(store: StorePlugin, options: RestoreHandlerOptions = {}): RestoreHandler {
+  // Checked here: a missing store would otherwise surface at the first call as a STORE_ERROR, an outage that is not one.
+  if (typeof store !== 'object' || store === null || typeof (store as Partial<StorePlugin>).getItem !== 'function') {
+    throw new CtxkitError({
+      code: 'INVALID_ARGUMENT',
+      source: 'tier-microcompact',
+      message: `createRestoreHandler needs the store the tier archives to (with getItem), got ${store === null ? 'null' : typeof store}`,
+    });
+  }
   const archive = options.conversationId === undefined ? store : conversationStore(store, options.conversationId);
   return async (input) => {
     const handle = parseHandle(input);

@@ -261,3 +261,13 @@ describe('with a model summarizer', () => {
 describe('with a failing summarizer (falls back to the note)', () => {
   runTierConformance(() => trimTier(), { runs: 1_000, summarizer: scriptedSummarizer(() => Promise.reject(new Error('model down'))) });
 });
+
+describe('trimTier: input that is not a transcript', () => {
+  it('throws INVALID_TRANSCRIPT naming the entry, not a TypeError from inside', async () => {
+    await expect(trimTier().apply(null as unknown as Message[], contextFor([]))).rejects.toThrow('[ctxkit:tier-trim] messages must be an array of messages, got null');
+    const withNull = [{ role: 'system', content: 's' }, { role: 'user', content: 'task' }, 7] as unknown as Message[];
+    await expect(trimTier().apply(withNull, contextFor([], { protectedStart: 3 }))).rejects.toThrow(
+      expect.objectContaining({ code: 'INVALID_TRANSCRIPT', message: expect.stringContaining('message 2: must be a message object with a string role, got number') }),
+    );
+  });
+});
