@@ -45,6 +45,20 @@ describe('chunksAtPieceBoundaries', () => {
     expect(chunksAtPieceBoundaries('short', 100)).toEqual(['short']);
   });
 
+  it('cuts a piece longer than its look-ahead (40 MB of one letter) at the chunk size, whole characters only', () => {
+    const run = 'x'.repeat(50_000);
+    const chunks = chunksAtPieceBoundaries(run, 8_192);
+    expect(chunks.join('')).toBe(run);
+    expect(Math.max(...chunks.map((chunk) => chunk.length))).toBeLessThanOrEqual(2 * 8_192);
+    expect(chunks.length).toBeGreaterThanOrEqual(5);
+    const emoji = '\u{1F600}'.repeat(20_000);
+    const halves = chunksAtPieceBoundaries(emoji, 8_191);
+    expect(halves.join('')).toBe(emoji);
+    for (const chunk of halves) expect(chunk.codePointAt(0)).toBe(0x1f600);
+    // A run shorter than the look-ahead after the chunk size still waits for its piece's end.
+    expect(chunksAtPieceBoundaries(`${'y'.repeat(9_000)} end`, 8_192)).toEqual([`${'y'.repeat(9_000)}`, ' end']);
+  });
+
   it('never cuts inside a special-token literal, which the provider counts as one token', () => {
     expect(chunksAtPieceBoundaries('ab<|endoftext|> cd', 3)).toEqual(['ab<|endoftext|>', ' cd']);
   });
@@ -58,5 +72,17 @@ describe('chunksAtPieceBoundaries', () => {
     // Over 70K characters: many chunks (the provider cuts every 8K characters or so).
     expect(text.length).toBeGreaterThan(70_000);
     expect(counter.countText(text)).toBe(encoder(o200k).encode(text, 'all').length);
+  });
+
+  it('counts a run with no break (one piece of 200,000 letters) by its chunks, as tiktoken merges such runs', async () => {
+    const counter = await createSimulatedProviderCounter('o200k_base');
+    // 'x' merges into 8-letter tokens and 'ACGT' into 2-letter ones; js-tiktoken alone would take hours on the
+    // whole run (decision 0091), so the reference is the same run in those steps.
+    expect(counter.countText('x'.repeat(200_000))).toBe(25_000);
+    // Cut where a merge would have joined: at most a token more a chunk (25 chunks here).
+    const sequence = `Read it: ${'ACGT'.repeat(50_000)}`;
+    const whole = encoder(o200k).encode('Read it: ', 'all').length + 100_000;
+    expect(counter.countText(sequence)).toBeGreaterThanOrEqual(whole);
+    expect(counter.countText(sequence)).toBeLessThanOrEqual(whole + Math.ceil(sequence.length / 8_192));
   });
 });

@@ -1,6 +1,6 @@
 import { type ContentPart, type Message, textOf } from '@ctxkit/core';
 import { Tiktoken } from 'js-tiktoken/lite';
-import type { TiktokenEncoding } from '@ctxkit/tokens';
+import { type TiktokenEncoding, tiktokenCounter } from '@ctxkit/tokens';
 
 /**
  * The simulated provider's own token count, kept apart from ctxkit's meter on purpose: it encodes with
@@ -57,6 +57,15 @@ function insideSpecialToken(text: string, cut: number): boolean {
   return specialToken.test(text) && specialToken.lastIndex > cut;
 }
 
+/** A cut at `at` moved off the second half of a surrogate pair and out of a special-token literal. */
+function forcedCut(text: string, at: number): number {
+  let cut = at;
+  const before = text.charCodeAt(cut - 1);
+  if (before >= 0xd800 && before <= 0xdbff) cut -= 1;
+  if (insideSpecialToken(text, cut)) cut = text.indexOf('|>', cut) + 2;
+  return cut;
+}
+
 /**
  * Splits a long text into chunks of at least `size` characters, each cut where both encodings' split
  * patterns always end a piece: after a line break that a letter follows (a line break never joins the
@@ -65,36 +74,61 @@ function insideSpecialToken(text: string, cut: number): boolean {
  * apostrophe follows (a word is letters and marks, with a contraction such as `'s` at most, and a piece
  * that is not a word holds no letter); never inside a special-token literal. The pieces, and so the
  * token count, are those of the whole text; encoding a chunk at a time keeps js-tiktoken's token array
- * at a chunk's size instead of the text's (11.9M numbers for a 40 MB log). A text with no such place
- * stays whole.
+ * at a chunk's size instead of the text's (11.9M numbers for a 40 MB log). Such a place is looked for
+ * up to `max(size, 4,096)` characters past the chunk's size; a stretch with none (one piece longer than
+ * that: 40 MB of one letter) is cut at `size` regardless, where a token may split, since js-tiktoken's
+ * merge of one long piece takes time that grows with its square. A shorter tail with none stays whole.
  */
 export function chunksAtPieceBoundaries(text: string, size: number): string[] {
-  const chunks: string[] = [];
-  let start = 0;
+  return providerChunks(text, size).map((chunk) => chunk.text);
+}
+
+/** {@link chunksAtPieceBoundaries}, saying which chunks were cut (or left) inside one piece: `forced`. */
+export function providerChunks(text: string, size: number): { text: string; forced: boolean }[] {
+  const chunks: { text: string; forced: boolean }[] = [];
+  const lookahead = Math.max(size, 4_096);
   const boundary = /(?<=\n)(?=\p{L})|(?<=\S)(?= \p{L})|(?<=\p{L})(?=[^\p{L}\p{M}'\u2019])/gu;
-  boundary.lastIndex = start + size;
+  let start = 0;
   while (text.length - start > size) {
-    const found = boundary.exec(text);
-    if (!found) break;
-    const cut = found.index;
-    if (insideSpecialToken(text, cut)) {
-      boundary.lastIndex = cut + 1;
-      continue;
+    const from = start + size;
+    // Searched in a window (one character before it for the look-behinds), so a text with no cut is not
+    // scanned to its end once per chunk.
+    const window = text.slice(from - 1, from + lookahead);
+    let cut = -1;
+    boundary.lastIndex = 1;
+    for (let found = boundary.exec(window); found; found = boundary.exec(window)) {
+      const at = from - 1 + found.index;
+      if (!insideSpecialToken(text, at)) {
+        cut = at;
+        break;
+      }
+      boundary.lastIndex = found.index + 1;
     }
-    chunks.push(text.slice(start, cut));
+    if (cut < 0 && from + lookahead >= text.length) {
+      chunks.push({ text: text.slice(start), forced: true });
+      return chunks;
+    }
+    const forced = cut < 0;
+    if (forced) cut = forcedCut(text, from);
+    chunks.push({ text: text.slice(start, cut), forced });
     start = cut;
-    boundary.lastIndex = start + size;
   }
-  chunks.push(text.slice(start));
+  chunks.push({ text: text.slice(start), forced: false });
   return chunks;
 }
 
 /** Loads the encoding's ranks (once per process) and returns a simulated provider's counter. */
 export async function createSimulatedProviderCounter(encoding: TiktokenEncoding = 'o200k_base'): Promise<SimulatedProviderCounter> {
   const tokenizer = await encoderFor(encoding);
+  // For chunks cut inside one piece only (a run with no break: 40 MB of one letter): js-tiktoken merges a
+  // piece in time that grows with its square (3.8 s for 8,192 letters), so those chunks are counted by a
+  // byte-pair counter of the provider's own, which tests hold identical to js-tiktoken (decision 0091).
+  const longRuns = tiktokenCounter(encoding);
+  await longRuns.load();
   const perMessage = new WeakMap<Message, number>();
   const encodedLength = (text: string) => (text.length === 0 ? 0 : tokenizer.encode(text, 'all').length);
-  const countText = (text: string) => (text.length <= chunkChars ? encodedLength(text) : chunksAtPieceBoundaries(text, chunkChars).reduce((sum, chunk) => sum + encodedLength(chunk), 0));
+  const countText = (text: string) =>
+    text.length <= chunkChars ? encodedLength(text) : providerChunks(text, chunkChars).reduce((sum, chunk) => sum + (chunk.forced ? longRuns.count(chunk.text) : encodedLength(chunk.text)), 0);
   const countMessage = (message: Message): number => {
     let tokens = perMessage.get(message);
     if (tokens !== undefined) return tokens;

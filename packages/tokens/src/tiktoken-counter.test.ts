@@ -4,7 +4,7 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { sumPieces, tiktokenCounter } from './tiktoken-counter.ts';
+import { longestExactPiece, pieceChunks, sumPieces, tiktokenCounter } from './tiktoken-counter.ts';
 
 // Module state is per test file, so nothing has loaded cl100k_base yet when this runs.
 describe('before load()', () => {
@@ -139,5 +139,29 @@ describe('sumPieces', () => {
     });
     expect(pieces).toEqual(['ab', 'cd', 'ef']);
     expect(total).toBe(6);
+  });
+});
+
+describe('a piece longer than 8,192 characters (a run with no break)', () => {
+  it('is cut into chunks of whole characters, at most 8,192 each', () => {
+    expect(pieceChunks('ab'.repeat(10_000)).map((chunk) => chunk.length)).toEqual([longestExactPiece, longestExactPiece, 20_000 - 2 * longestExactPiece]);
+    const emoji = '\u{1F600}'.repeat(10_000);
+    const chunks = pieceChunks(emoji);
+    expect(chunks.join('')).toBe(emoji);
+    for (const chunk of chunks) expect(chunk.codePointAt(0)).toBe(0x1f600);
+  });
+
+  it('counts as its chunks do, the same as tiktoken for repeated runs', async () => {
+    const counter = tiktokenCounter('o200k_base');
+    await counter.load();
+    for (const [unit, perToken] of [
+      ['x', 8],
+      ['ACGT', 2],
+    ] as const) {
+      const run = unit.repeat(100_000 / unit.length);
+      // 'x' merges into 8-letter tokens, 'ACGT' into 2-letter ones: the chunk boundaries split none.
+      expect(counter.count(run)).toBe(100_000 / perToken);
+      expect(counter.count(run)).toBe(pieceChunks(run).reduce((sum, chunk) => sum + counter.count(chunk), 0));
+    }
   });
 });

@@ -19,7 +19,9 @@ export interface TiktokenCounter<Encoding extends TiktokenEncoding = TiktokenEnc
   readonly loaded: boolean;
   /**
    * Exact token count of plain text, identical to js-tiktoken's `encode(text, [], []).length`:
-   * special-token literals such as `<|endoftext|>` are counted as the ordinary text they are.
+   * special-token literals such as `<|endoftext|>` are counted as the ordinary text they are. One
+   * exception: a pre-token piece over 8,192 characters (a run with no break, such as 40 MB of one letter)
+   * is counted 8,192 characters at a time, which bounds memory and may differ by a token a chunk.
    * @throws CtxkitError TOKENIZER_FAILED before `load()` has finished; INVALID_ARGUMENT for a non-string
    */
   count(text: string): number;
@@ -74,6 +76,29 @@ function loadEncoding(encoding: TiktokenEncoding): Promise<LoadedEncoding> {
 const longestCachedPiece = 256;
 
 /**
+ * A pre-token piece longer than this many characters (a run with no break in it: 40 MB of one letter, a DNA
+ * sequence) is counted this many characters at a time. Byte-pair merging one piece needs memory in
+ * proportion to it (about 65 bytes a byte: a 40 MB piece peaked at 2.9 GB); in chunks it stays small. The
+ * count may differ from tiktoken's by a token where a chunk boundary splits what one merge would join, at
+ * most one a chunk: none for the repeated runs measured (decision 0091). The simulated provider encodes in
+ * chunks of the same size.
+ */
+export const longestExactPiece = 8_192;
+
+/** A piece cut into chunks of at most `size` characters, never between the two halves of a surrogate pair. */
+export function pieceChunks(piece: string, size = longestExactPiece): string[] {
+  const chunks: string[] = [];
+  for (let start = 0; start < piece.length; ) {
+    let end = Math.min(piece.length, start + size);
+    const last = piece.charCodeAt(end - 1);
+    if (end < piece.length && end - start > 1 && last >= 0xd800 && last <= 0xdbff) end -= 1;
+    chunks.push(piece.slice(start, end));
+    start = end;
+  }
+  return chunks;
+}
+
+/**
  * Splits text into pre-tokenization pieces and sums `countPiece` over them, as js-tiktoken's
  * `matchAll` does. `sticky` and `global` are the same pattern with the `y` and `g` flags.
  */
@@ -99,7 +124,8 @@ export function sumPieces(text: string, sticky: RegExp, global: RegExp, countPie
 /**
  * An exact tiktoken counter with a piece-level count cache: text is split with the encoding's own
  * pre-tokenization pattern, each distinct piece is byte-pair counted once, and later occurrences cost
- * one map lookup. Counts are identical to js-tiktoken; the ranks come from js-tiktoken's rank files and
+ * one map lookup. Counts are identical to js-tiktoken (but for a piece over 8,192 characters, counted in
+ * chunks: see `count`); the ranks come from js-tiktoken's rank files and
  * load lazily, so a process that only estimates never pays for them.
  * @throws CtxkitError INVALID_ARGUMENT for an encoding other than o200k_base or cl100k_base
  * @example
@@ -127,7 +153,7 @@ export function tiktokenCounter<Encoding extends TiktokenEncoding>(encoding: Enc
   const pieceCount = (piece: string, ranks: RankMap): number => {
     let tokens = cache.get(piece);
     if (tokens === undefined) {
-      tokens = bytePairCount(utf8Binary(piece), ranks);
+      tokens = piece.length > longestExactPiece ? pieceChunks(piece).reduce((sum, chunk) => sum + bytePairCount(utf8Binary(chunk), ranks), 0) : bytePairCount(utf8Binary(piece), ranks);
       if (piece.length <= longestCachedPiece && cacheSize > 0) cache.offer(piece, tokens);
     }
     return tokens;
