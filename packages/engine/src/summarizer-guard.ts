@@ -190,7 +190,7 @@ function finishCompaction(calls: CompactionCalls, state: SkipState): SummarizerR
   const skipped = `skipped for the next ${settings.skipCompactions} compaction${settings.skipCompactions === 1 ? '' : 's'}`;
   if (calls.timedOut) {
     skipFromNow(`summarizer "${summarizer.id}" timed out after ${settings.compactionTimeoutMs.toLocaleString('en-US')} ms in an earlier compaction`);
-    return report('timed-out', `${timeoutError(calls).message.replace(/^\[ctxkit:engine\] /, '')}; ${skipped}`);
+    return report('timed-out', `${describeTimeout(timeoutError(calls))}; ${skipped}`);
   }
   if (calls.callTimedOut !== undefined) {
     skipFromNow(`summarizer "${summarizer.id}" timed out in an earlier compaction (${calls.callTimedOut})`);
