@@ -20,5 +20,10 @@ export function memoryStore(): StorePlugin<'memory'> {
     async removeItem(key) {
       entries.delete(key);
     },
+    async setItemIfAbsent(key, value) {
+      if (entries.has(key)) return false;
+      entries.set(key, JSON.stringify(value));
+      return true;
+    },
   };
 }

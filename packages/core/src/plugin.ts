@@ -86,6 +86,13 @@ export interface StorePlugin<Id extends string = string> extends PluginBase<'sto
   getItem<T = unknown>(key: string): Promise<T | null>;
   setItem(key: string, value: unknown): Promise<void>;
   removeItem(key: string): Promise<void>;
+  /**
+   * Writes `value` only when nothing is stored under `key`, as one atomic step, and says whether it wrote:
+   * of several callers racing for one key (in this process or on other machines), exactly one gets `true`.
+   * Microcompaction claims its handles (`r7`) with it, so managers sharing a store never hand out the same
+   * one. A store that cannot do this atomically leaves it out, and callers fall back to read-then-write.
+   */
+  setItemIfAbsent?(key: string, value: unknown): Promise<boolean>;
 }
 
 /** A request to write a summary of some messages. */

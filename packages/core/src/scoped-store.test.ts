@@ -59,3 +59,24 @@ describe('boundedStore', () => {
     expect(() => boundedStore(memoryStore(), 0)).toThrow('[ctxkit:core] boundedStore needs a timeout in milliseconds above 0, got 0');
   });
 });
+
+describe('setItemIfAbsent through store views', () => {
+  it('a scoped view claims under its prefix, and a store without the method gives a view without it', async () => {
+    const store = memoryStore();
+    const run = scopedStore(store, 'run-1');
+    expect(await run.setItemIfAbsent!('r1', 'claimed')).toBe(true);
+    expect(await run.setItemIfAbsent!('r1', 'again')).toBe(false);
+    expect(await store.getItem('run-1:r1')).toBe('claimed');
+    expect(await scopedStore(store, 'run-2').setItemIfAbsent!('r1', 'other run')).toBe(true);
+    const { setItemIfAbsent: _left, ...plain } = memoryStore();
+    expect(scopedStore(plain, 'run-1').setItemIfAbsent).toBeUndefined();
+    expect(boundedStore(plain, 1_000).setItemIfAbsent).toBeUndefined();
+  });
+
+  it('a bounded view bounds it like every other call', async () => {
+    const stuck: StorePlugin = { ...memoryStore(), setItemIfAbsent: () => new Promise<boolean>(() => {}) };
+    const bounded = boundedStore(stuck, 20);
+    await expect(bounded.setItemIfAbsent!('r1', 'x')).rejects.toThrow('setItemIfAbsent "r1" timed out after 20 ms (store "memory")');
+    expect(await boundedStore(memoryStore(), 1_000).setItemIfAbsent!('r1', 'x')).toBe(true);
+  });
+});

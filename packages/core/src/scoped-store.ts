@@ -26,6 +26,7 @@ export function scopedStore<Id extends string>(store: StorePlugin<Id>, prefix: s
     getItem: (key) => store.getItem(at + key),
     setItem: (key, value) => store.setItem(at + key, value),
     removeItem: (key) => store.removeItem(at + key),
+    ...(store.setItemIfAbsent ? { setItemIfAbsent: (key: string, value: unknown) => store.setItemIfAbsent!(at + key, value) } : {}),
   };
 }
 
@@ -102,5 +103,6 @@ export function boundedStore<Id extends string>(store: StorePlugin<Id>, timeoutM
     getItem: <T>(key: string) => bound('getItem', key, () => store.getItem<T>(key)),
     setItem: (key, value) => bound('setItem', key, () => store.setItem(key, value)),
     removeItem: (key) => bound('removeItem', key, () => store.removeItem(key)),
+    ...(store.setItemIfAbsent ? { setItemIfAbsent: (key: string, value: unknown) => bound('setItemIfAbsent', key, () => store.setItemIfAbsent!(key, value)) } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import { CtxkitError, conversationKeyPrefix, type StorePlugin } from '@ctxkit/core';
 import { unstorageStore } from '@ctxkit/store';
 import type { Redis } from 'ioredis';
-import { createStorage } from 'unstorage';
+import { createStorage, joinKeys } from 'unstorage';
 import redisDriver from 'unstorage/drivers/redis';
 
 const source = 'store-redis';
@@ -160,6 +160,17 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
     },
     removeItem(key) {
       return call('removeItem', key, () => inner.removeItem(key));
+    },
+    // SET ... NX on the key and text the unstorage driver writes (base joined as it joins it, the value as
+    // JSON text), so a claimed entry reads back through getItem like any other and expires like one.
+    setItemIfAbsent(key, value) {
+      return call('setItemIfAbsent', key, async () => {
+        const text = JSON.stringify(value);
+        const redisKey = joinKeys(base ?? '', key);
+        const ttl = ttlSeconds > 0 && isArchiveKey(key) ? ttlSeconds : undefined;
+        const answer = ttl === undefined ? await client.set(redisKey, text, 'NX') : await client.set(redisKey, text, 'EX', ttl, 'NX');
+        return answer === 'OK';
+      });
     },
     async close() {
       closed = true;

@@ -41,7 +41,8 @@ const same = (actual: unknown, expected: unknown) => JSON.stringify(actual) === 
  * Holds a store to the store contract of @ctxkit/core: an absent key reads `null`; any JSON value comes
  * back as it went in (strings byte for byte, also when they look like JSON or numbers); the last write
  * wins; a removed key reads `null`, and removing an absent key is no error; values are copies; distinct
- * keys never share an entry; a `scopedStore` view sees only its own keys.
+ * keys never share an entry; a `scopedStore` view sees only its own keys. A store that offers
+ * `setItemIfAbsent` writes only into an empty key, and of several racing calls on one key exactly one wins.
  * Rejects with the first broken rule (and fast-check's seed for a generated value).
  * @param createStore makes a store; it may be shared, every check writes under its own key prefix
  */
@@ -99,6 +100,23 @@ export async function checkStoreConformance(createStore: () => StorePlugin | Pro
   await right.setItem('r1', 'right archive');
   if ((await left.getItem('r1')) !== 'left archive' || (await right.getItem('r1')) !== 'right archive') fail('two scoped views with the same key must not see each other');
   if ((await store.getItem('r1')) !== null) fail('a scoped view must not write the unscoped key');
+  if (store.setItemIfAbsent) await checkSetItemIfAbsent(store, fail);
+}
+
+/** The optional atomic write: only into an empty key, reads back like `setItem`, and one winner of a race. */
+async function checkSetItemIfAbsent(store: StorePlugin, fail: (rule: string) => never): Promise<void> {
+  const claim = store.setItemIfAbsent!.bind(store);
+  if ((await claim('claimed', { first: true })) !== true) fail('setItemIfAbsent on an absent key must write and answer true');
+  if ((await claim('claimed', { first: false })) !== false) fail('setItemIfAbsent on a written key must answer false');
+  if (!same(await store.getItem('claimed'), { first: true })) fail('setItemIfAbsent on a written key must leave its value');
+  if ((await claim('claimed-text', '123')) !== true || (await store.getItem('claimed-text')) !== '123') fail('a string written by setItemIfAbsent must read back byte for byte');
+  await store.setItem('set-first', 'by setItem');
+  if ((await claim('set-first', 'by setItemIfAbsent')) !== false) fail('setItemIfAbsent must see a key written by setItem');
+  await store.removeItem('claimed');
+  if ((await claim('claimed', 'again')) !== true) fail('setItemIfAbsent must write into a removed key');
+  const answers = await Promise.all(Array.from({ length: 8 }, (_, racer) => claim('raced', racer)));
+  if (answers.filter(Boolean).length !== 1) fail(`of 8 racing setItemIfAbsent calls on one key exactly one must win, ${answers.filter(Boolean).length} did`);
+  if ((await store.getItem('raced')) !== answers.indexOf(true)) fail("the key raced for must hold the winner's value");
 }
 
 /**

@@ -23,6 +23,23 @@ export async function commitArchive(store: StorePlugin, plans: readonly Plan[], 
   if (plans.some((planned) => planned.record)) await writeKey(store, nextHandleKey, nextNumber);
 }
 
+/**
+ * Removes the reservations of handles planned but not archived (a plan not chosen, a compaction that
+ * skipped or failed), so they leave no empty entries; best effort: a reservation left behind only skips
+ * a number, and the restore handler reads it as no archive.
+ */
+export async function releaseReservations(store: StorePlugin, reserved: readonly string[], committed: readonly Plan[]): Promise<void> {
+  const written = new Set(committed.flatMap((planned) => (planned.record ? [planned.handle] : [])));
+  for (const handle of reserved) {
+    if (written.has(handle)) continue;
+    try {
+      await store.removeItem(handle);
+    } catch {
+      // left behind: the number is skipped, nothing is lost
+    }
+  }
+}
+
 function handleRange(handles: readonly string[]): string {
   if (handles.length === 0) return '';
   return handles.length === 1 ? handles[0]! : `${handles[0]}–${handles.at(-1)}`;

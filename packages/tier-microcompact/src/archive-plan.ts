@@ -1,8 +1,9 @@
 import { type ContentPart, type Message, type StorePlugin, type TierContext, type ToolCall, type ToolMessage, textOf } from '@ctxkit/core';
-import { type ArchivedToolResult, nextHandleKey, readArchivedToolResult, readKey, restoredText, seenKey } from './archive.ts';
+import { type ArchivedToolResult, claimKey, nextHandleKey, readArchivedToolResult, readKey, restoredText, seenKey } from './archive.ts';
 import type { DigestOf } from './digest-cache.ts';
 import { fingerprint } from './fingerprint.ts';
 import type { MicrocompactSettings } from './microcompact-settings.ts';
+import { releaseReservations } from './archive-commit.ts';
 import { parseHandle } from './restore-handler.ts';
 import { restoreToolResultTool } from './restore-tool.ts';
 import { archiveRecord, stubMessage, writeStubText } from './stub-message.ts';
@@ -23,6 +24,8 @@ export interface Plan {
 export interface ArchivePlan {
   plans: Plan[];
   nextNumber: number;
+  /** Handles reserved in the store while planning; those no committed record fills are released after. */
+  reserved: readonly string[];
 }
 
 /** What a stub says about the result it stands for. */
@@ -46,24 +49,58 @@ function toolCallsById(messages: readonly Message[]): Map<string, ToolCall> {
   return calls;
 }
 
-/** Hands out free handles from the stored counter; probing skips numbers in use, so a lost or stale counter never makes two results share a handle. */
-async function handleAllocator(store: StorePlugin): Promise<{ free(): Promise<string>; claim(): void; readonly next: number }> {
+/** What a handle holds between planning and commit, when the store can claim keys atomically. */
+const reservation = { type: 'ctxkit.handle-reservation', version: 1 };
+
+/** Hands out free handles, with the handles reserved on the way (see {@link HandleAllocator.reserved}). */
+export interface HandleAllocator {
+  /** The next free handle; the same one until {@link claim} is called. */
+  free(): Promise<string>;
+  /** Marks the handle `free` gave last as used, so the next `free` gives another. */
+  claim(): void;
+  /** The number to store as the next free one. */
+  readonly next: number;
+  /** Handles claimed in the store for this plan: each holds a reservation until the commit writes its record. */
+  readonly reserved: readonly string[];
+}
+
+/**
+ * Hands out free handles from the stored counter; probing skips numbers in use, so a lost or stale counter
+ * never makes two results share a handle. A store with `setItemIfAbsent` claims each handle atomically (a
+ * reservation written under it), so two managers compacting on one store at once never pick the same one;
+ * without it, a read finds the first free number, and two such managers can race.
+ */
+async function handleAllocator(store: StorePlugin): Promise<HandleAllocator> {
   const stored = await readKey<unknown>(store, nextHandleKey);
   let nextNumber = typeof stored === 'number' && Number.isInteger(stored) && stored > 0 ? stored : 1;
+  let offered: string | undefined;
+  const reserved: string[] = [];
+  const isFree = async (handle: string) => {
+    if (!store.setItemIfAbsent) return (await readKey<unknown>(store, handle)) === null;
+    if (!(await claimKey(store, handle, reservation))) return false;
+    reserved.push(handle);
+    return true;
+  };
   return {
     async free() {
+      if (offered !== undefined) return offered;
       for (;;) {
         const handle = `r${nextNumber}`;
-        if ((await readKey<unknown>(store, handle)) === null) return handle;
+        if (await isFree(handle)) {
+          offered = handle;
+          return handle;
+        }
         nextNumber += 1;
       }
     },
     claim() {
+      offered = undefined;
       nextNumber += 1;
     },
     get next() {
       return nextNumber;
     },
+    reserved,
   };
 }
 
@@ -94,7 +131,7 @@ interface PlanRun {
   settings: MicrocompactSettings;
   digestOf: DigestOf;
   calls: ReadonlyMap<string, ToolCall>;
-  handles: Awaited<ReturnType<typeof handleAllocator>>;
+  handles: HandleAllocator;
 }
 
 /**
@@ -148,12 +185,18 @@ export async function planArchive(messages: readonly Message[], context: TierCon
   }
   const run: PlanRun = { context, settings, digestOf, calls, handles: await handleAllocator(context.store) };
   const plans: Plan[] = [];
-  for (const index of old) {
-    const planned = await planResult(messages, index, run);
-    if (planned) plans.push(planned);
+  try {
+    for (const index of old) {
+      const planned = await planResult(messages, index, run);
+      if (planned) plans.push(planned);
+    }
+  } catch (error) {
+    await releaseReservations(context.store, run.handles.reserved, []);
+    throw error;
   }
   if (plans.length === 0) {
+    await releaseReservations(context.store, run.handles.reserved, []);
     return `no tool results to archive: the ${old.length} old ones are stubs already, excluded, or shorter than minResultTokens (${settings.minResultTokens})`;
   }
-  return { plans, nextNumber: run.handles.next };
+  return { plans, nextNumber: run.handles.next, reserved: run.handles.reserved };
 }

@@ -70,6 +70,11 @@ export function writeKey(store: StorePlugin, key: string, value: unknown): Promi
   return guarded('writing', key, () => store.setItem(key, value));
 }
 
+/** Writes a store key only when it is empty (`setItemIfAbsent`), turning a driver failure into STORE_ERROR; true when written. */
+export function claimKey(store: StorePlugin, key: string, value: unknown): Promise<boolean> {
+  return guarded('claiming', key, async () => (await store.setItemIfAbsent?.(key, value)) === true);
+}
+
 /**
  * The archived tool result under a handle, with its content parts (images included), or undefined when
  * the store has nothing of that shape there. For hosts whose provider accepts images in tool results.

@@ -1,6 +1,6 @@
-import { CtxkitError, messageListProblem, type TierOutcome, type TierPlugin } from '@ctxkit/core';
-import { archivedDetail, commitArchive, oldestEnough } from './archive-commit.ts';
-import { type ArchivePlan, planArchive } from './archive-plan.ts';
+import { CtxkitError, type Message, messageListProblem, type TierContext, type TierOutcome, type TierPlugin } from '@ctxkit/core';
+import { archivedDetail, commitArchive, oldestEnough, releaseReservations } from './archive-commit.ts';
+import { type ArchivePlan, type Plan, planArchive } from './archive-plan.ts';
 import { createDigestCache } from './digest-cache.ts';
 import { type MicrocompactOptions, microcompactSettings } from './microcompact-settings.ts';
 import { groupDigits } from './stub-text.ts';
@@ -57,26 +57,34 @@ export function microcompactTier(options: MicrocompactOptions = {}): TierPlugin<
       }
       if (typeof planned === 'string') return { status: 'skipped', reason: planned };
       const plans = settings.archive === 'all' ? planned.plans : oldestEnough(planned.plans, messages, context, minSavingsTokens);
-
-      const output = messages.slice();
-      for (const { index, stub } of plans) output[index] = stub;
-      const before = context.currentTokens;
-      const after = context.count(output);
-      const freed = before - after;
-      if (freed <= 0) return { status: 'skipped', reason: `stubs would not shrink the transcript (${groupDigits(before)} → ${groupDigits(after)} tokens)` };
-      if (freed < minSavingsTokens) {
-        return {
-          status: 'skipped',
-          reason: `archiving ${plans.length} tool result${plans.length === 1 ? '' : 's'} would free only ${groupDigits(freed)} tokens, below minSavingsTokens (${groupDigits(minSavingsTokens)}); left unchanged to keep the prompt cache`,
-        };
-      }
-      if (signal.aborted) return { status: 'failed', reason: 'aborted before archiving; transcript unchanged', error: signal.reason };
-      try {
-        await commitArchive(context.store, plans, planned.nextNumber);
-      } catch (error) {
-        return { status: 'skipped', reason: `could not archive to the store, transcript unchanged: ${(error as Error)?.message ?? String(error)}` };
-      }
-      return { status: 'applied', messages: output, tokens: after, detail: archivedDetail(plans, freed) };
+      const outcome = await applyPlans(messages, context, plans, planned.nextNumber, minSavingsTokens);
+      await releaseReservations(context.store, planned.reserved, outcome.status === 'applied' ? plans : []);
+      return outcome;
     },
   };
+}
+
+/** Puts the chosen stubs in place and archives their originals, or says why the transcript stays as it is. */
+async function applyPlans(messages: readonly Message[], context: TierContext, plans: readonly Plan[], nextNumber: number, minSavingsTokens: number): Promise<TierOutcome> {
+  const { signal } = context;
+
+  const output = messages.slice();
+  for (const { index, stub } of plans) output[index] = stub;
+  const before = context.currentTokens;
+  const after = context.count(output);
+  const freed = before - after;
+  if (freed <= 0) return { status: 'skipped', reason: `stubs would not shrink the transcript (${groupDigits(before)} → ${groupDigits(after)} tokens)` };
+  if (freed < minSavingsTokens) {
+    return {
+      status: 'skipped',
+      reason: `archiving ${plans.length} tool result${plans.length === 1 ? '' : 's'} would free only ${groupDigits(freed)} tokens, below minSavingsTokens (${groupDigits(minSavingsTokens)}); left unchanged to keep the prompt cache`,
+    };
+  }
+  if (signal.aborted) return { status: 'failed', reason: 'aborted before archiving; transcript unchanged', error: signal.reason };
+  try {
+    await commitArchive(context.store, plans, nextNumber);
+  } catch (error) {
+    return { status: 'skipped', reason: `could not archive to the store, transcript unchanged: ${(error as Error)?.message ?? String(error)}` };
+  }
+  return { status: 'applied', messages: output, tokens: after, detail: archivedDetail(plans, freed) };
 }
