@@ -1,5 +1,5 @@
-import { type ContentPart, type Message, type StorePlugin, type TierContext, type ToolCall, type ToolMessage, textOf } from '@ctxkit/core';
-import { type ArchivedToolResult, claimKey, nextHandleKey, readArchivedToolResult, readKey, restoredText, seenKey } from './archive.ts';
+import { type ContentPart, CtxkitError, type Message, type StorePlugin, type TierContext, type ToolCall, type ToolMessage, textOf } from '@ctxkit/core';
+import { type ArchivedToolResult, claimKey, nextHandleKey, readArchivedToolResult, readKey, restoredText, seenKey, source } from './archive.ts';
 import type { DigestOf } from './digest-cache.ts';
 import { fingerprint } from './fingerprint.ts';
 import type { MicrocompactSettings } from './microcompact-settings.ts';
@@ -77,9 +77,20 @@ async function handleAllocator(store: StorePlugin): Promise<HandleAllocator> {
   const reserved: string[] = [];
   const isFree = async (handle: string) => {
     if (!store.setItemIfAbsent) return (await readKey<unknown>(store, handle)) === null;
-    if (!(await claimKey(store, handle, reservation))) return false;
-    reserved.push(handle);
-    return true;
+    // A refused claim on a key that then reads empty is a reservation released in between, or a store
+    // whose setItemIfAbsent breaks its contract: retried, then reported, never probed past for ever.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (await claimKey(store, handle, reservation)) {
+        reserved.push(handle);
+        return true;
+      }
+      if ((await readKey<unknown>(store, handle)) !== null) return false;
+    }
+    throw new CtxkitError({
+      code: 'STORE_ERROR',
+      source,
+      message: `store "${store.id}" refused setItemIfAbsent(${JSON.stringify(handle)}) three times while the key read empty: its setItemIfAbsent must answer true when it writes`,
+    });
   };
   return {
     async free() {

@@ -82,3 +82,13 @@ describe('microcompactTier: managers sharing one store', () => {
     expect([...keys]).toEqual([]);
   });
 });
+
+describe('microcompactTier: a store whose setItemIfAbsent breaks the contract', () => {
+  it('skips with the reason instead of probing for ever when every claim is refused on empty keys', async () => {
+    const store: StorePlugin = { ...memoryStore(), setItemIfAbsent: async () => false };
+    const messages = codingRun();
+    const outcome = await microcompactTier().apply(messages, tierContext({ messages, protectedStart: 12, store }));
+    expect(outcome).toMatchObject({ status: 'skipped' });
+    expect(outcome.status === 'skipped' && outcome.reason).toContain('store "memory" refused setItemIfAbsent("r1") three times while the key read empty');
+  });
+});
