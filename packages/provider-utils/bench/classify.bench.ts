@@ -14,6 +14,8 @@ interface Entry {
   kind: string;
   reported_tokens?: number;
   limit_tokens?: number;
+  /** The provider the classifier is told about, as the fixtures' tests pass it. */
+  provider_option?: string;
   body?: string;
   body_or_message?: string;
   /** Second held-out set: `real` bodies or other projects' `tests` strings, and the kind the classifier gave before it was tuned on them. */
@@ -67,6 +69,7 @@ const holdout37: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout38: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-38.json'), 'utf8'));
 const holdout39: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-39.json'), 'utf8'));
 const holdout40: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-40.json'), 'utf8'));
+const holdout41: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-41.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -77,7 +80,7 @@ function accuracy(entries: Entry[]) {
   let numbers = 0;
   let numbered = 0;
   for (const entry of entries) {
-    const result = classifyError(inputOf(entry));
+    const result = classifyError(inputOf(entry), entry.provider_option ? { provider: entry.provider_option } : {});
     if (result.kind === entry.kind) kinds++;
     for (const [expected, actual] of [
       [entry.limit_tokens, [result.limitTokens]],
@@ -178,6 +181,7 @@ for (const [name, set, file] of [
   ['thirty-eighth', holdout38, 'provider-errors-holdout-38.json'],
   ['thirty-ninth', holdout39, 'provider-errors-holdout-39.json'],
   ['fortieth', holdout40, 'provider-errors-holdout-40.json'],
+  ['forty-first', holdout41, 'provider-errors-holdout-41.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);

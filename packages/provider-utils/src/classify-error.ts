@@ -477,14 +477,15 @@ function textStatus(text: string): number | undefined {
 }
 
 /**
- * True when the error says nothing but its status: an empty body, an SDK's "(no body)", a bare reason
- * phrase, or a proxy's HTML error page. Such a 400 or 413 is not evidence of an overflow (decision 0031).
+ * True when the error says nothing but its status: an empty body, an SDK's "(no body)" (with or without
+ * "status code" before it: "400 (no body)" is how ports of pi's client write it, decision 0064, a forty-first set),
+ * a bare reason phrase, or a proxy's HTML error page. Such a 400 or 413 is not evidence of an overflow (decision 0031).
  */
 function isBare(text: string): boolean {
   const words = text
     .replace(/<[^>]*>/g, ' ')
     .replace(/\b(?:nginx|openresty|cloudflare|apache|envoy|HTTP)(?:\/[\d.]+)?/gi, ' ')
-    .replace(/\b\d{3}\b|status code \(no body\)|bad request|request entity too large|payload too large|content too large/gi, ' ')
+    .replace(/\b\d{3}\b|(?:status code )?\(no body\)|bad request|request entity too large|payload too large|content too large/gi, ' ')
     .replace(/[\s|:().\-/]+/g, '');
   return words === '';
 }
