@@ -2,7 +2,9 @@
 // Typechecks every ```ts block of README.md and packages/*/README.md under the repository's strict
 // tsconfig, so a README example cannot drift from the API. Each block is a module of its own, written
 // beside the README it comes from (so it resolves that package's dependencies, and the repository's
-// packages from source), and checked in one TypeScript program. Errors are reported at the README line.
+// packages from source), and checked in one TypeScript program, under Bundler and under NodeNext module
+// resolution (what users' tsconfigs use). Errors are reported at the README line. A snippet declares
+// what it uses: a hidden prelude is an error outside `readmesWithPreludes`.
 // Run: `node tools/check-snippets.mjs [README paths...]`; exit code 1 when a snippet does not compile.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,6 +44,13 @@ export function extractSnippets(markdown) {
   return snippets;
 }
 
+/**
+ * The READMEs still allowed a hidden prelude (decision 0092): a snippet should declare what it uses, so a
+ * reader can paste it; anywhere else a prelude is an error. packages/engine is edited by others at the
+ * time of writing; its two preludes go when it is next touched.
+ */
+export const readmesWithPreludes = ['packages/engine/README.md'];
+
 /** The READMEs checked by default: the repository's and every package's. */
 export function defaultReadmes() {
   const packages = join(root, 'packages');
@@ -61,17 +70,25 @@ function folderFor(readme) {
 
 /**
  * Typechecks the snippets of the given READMEs. Returns one line per error, `path:line:column: message`,
- * pointing into the README.
+ * pointing into the README; a hidden prelude outside `readmesWithPreludes` is an error too.
+ * `moduleResolution: 'nodenext'` checks them as a user with a NodeNext tsconfig would (default: the
+ * repository's Bundler resolution).
  * @param {string[]} readmes absolute paths
+ * @param {{ moduleResolution?: 'bundler' | 'nodenext', preludesAllowedIn?: string[] }} options
  * @returns {{ snippets: number, errors: string[] }}
  */
-export function checkSnippets(readmes = defaultReadmes()) {
+export function checkSnippets(readmes = defaultReadmes(), options = {}) {
   const files = new Map();
   const folders = new Set();
+  const preludeErrors = [];
+  const preludesAllowedIn = new Set((options.preludesAllowedIn ?? readmesWithPreludes).map((path) => resolve(root, path)));
   try {
     for (const readme of readmes) {
       const folder = join(folderFor(readme), snippetFolder);
       extractSnippets(readFileSync(readme, 'utf8')).forEach((snippet, index) => {
+        if (snippet.prelude && !preludesAllowedIn.has(resolve(readme))) {
+          preludeErrors.push(`${relative(root, readme)}:${snippet.line - 2}:1: hidden snippet-prelude: declare what the block uses inside it, so it runs as pasted`);
+        }
         if (!folders.has(folder)) {
           rmSync(folder, { recursive: true, force: true });
           mkdirSync(folder, { recursive: true });
@@ -84,13 +101,14 @@ export function checkSnippets(readmes = defaultReadmes()) {
         files.set(file, { readme, line: snippet.line });
       });
     }
-    if (files.size === 0) return { snippets: 0, errors: [] };
+    if (files.size === 0) return { snippets: 0, errors: preludeErrors };
     const config = join(root, 'tools', snippetFolder, 'tsconfig.json');
     mkdirSync(dirname(config), { recursive: true });
     folders.add(dirname(config));
     // First-party packages resolve from source wherever the snippet sits (a README may show a neighbour package).
     const paths = { ctxkit: ['../../packages/ctxkit/src/index.ts'], '@ctxkit/*': ['../../packages/*/src/index.ts'] };
-    writeFileSync(config, JSON.stringify({ extends: '../../tsconfig.base.json', compilerOptions: { noEmit: true, paths }, files: [...files.keys()] }));
+    const resolution = options.moduleResolution === 'nodenext' ? { module: 'NodeNext', moduleResolution: 'NodeNext' } : {};
+    writeFileSync(config, JSON.stringify({ extends: '../../tsconfig.base.json', compilerOptions: { noEmit: true, paths, ...resolution }, files: [...files.keys()] }));
     let output = '';
     try {
       execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--pretty', 'false'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -98,7 +116,7 @@ export function checkSnippets(readmes = defaultReadmes()) {
       output = `${error.stdout ?? ''}${error.stderr ?? ''}`;
       if (!output.trim()) throw error;
     }
-    const errors = [];
+    const errors = [...preludeErrors];
     for (const line of output.split('\n')) {
       const match = /^(.+?)\((\d+),(\d+)\): (error .*)$/.exec(line.trim());
       if (!match) {
@@ -117,8 +135,12 @@ export function checkSnippets(readmes = defaultReadmes()) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const paths = process.argv.slice(2).map((path) => resolve(path));
-  const { snippets, errors } = checkSnippets(paths.length > 0 ? paths : undefined);
-  for (const error of errors) console.error(error);
-  console.log(`[ctxkit:check-snippets] ${snippets} README snippets, ${errors.length} errors`);
-  process.exitCode = errors.length > 0 ? 1 : 0;
+  let failed = 0;
+  for (const moduleResolution of ['bundler', 'nodenext']) {
+    const { snippets, errors } = checkSnippets(paths.length > 0 ? paths : undefined, { moduleResolution });
+    for (const error of errors) console.error(`${error} (${moduleResolution})`);
+    console.log(`[ctxkit:check-snippets] ${snippets} README snippets, moduleResolution ${moduleResolution}: ${errors.length} errors`);
+    failed += errors.length;
+  }
+  process.exitCode = failed > 0 ? 1 : 0;
 }

@@ -80,16 +80,29 @@ describe('checkSnippets', () => {
         fence,
       ].join('\n'),
     );
-    const { snippets, errors } = checkSnippets([readme]);
+    const { snippets, errors } = checkSnippets([readme], { preludesAllowedIn: [readme] });
     expect(snippets).toBe(3);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/README\.md:9:7: error TS2322: Type 'string' is not assignable to type 'number'/);
   });
 
-  // A type check: CI runs it on Node 20 and skips it on the second runtime (CTXKIT_TYPE_TESTS=0), where types are the same.
-  it.skipIf(typeTestsOff())("every ts block of the repository's READMEs compiles under the strict tsconfig", { timeout: 300_000 }, () => {
-    const { snippets, errors } = checkSnippets();
-    expect(snippets).toBeGreaterThan(30);
-    expect(errors).toEqual([]);
+  it('reports a hidden prelude at its line, outside the READMEs still allowed one', { timeout: 120_000 }, () => {
+    const readme = join(folder, 'README.md');
+    writeFileSync(readme, ['# Example', '<!-- snippet-prelude: declare const history: string[]; -->', `${fence}ts`, 'console.log(history.length);', fence].join('\n'));
+    const { errors } = checkSnippets([readme]);
+    expect(errors).toEqual([expect.stringMatching(/README\.md:2:1: hidden snippet-prelude: declare what the block uses inside it/)]);
   });
+
+  // A type check: CI runs it on Node 20 and skips it on the second runtime (CTXKIT_TYPE_TESTS=0), where types are the same.
+  // Under the repository's Bundler resolution and under NodeNext, which a user's tsconfig often has (a
+  // default import of a CommonJS class, `import Ajv from 'ajv'`, is then the module object).
+  it.skipIf(typeTestsOff()).each(['bundler', 'nodenext'] as const)(
+    "every ts block of the repository's READMEs compiles under the strict tsconfig, moduleResolution %s, with no hidden prelude",
+    { timeout: 300_000 },
+    (moduleResolution) => {
+      const { snippets, errors } = checkSnippets(undefined, { moduleResolution });
+      expect(snippets).toBeGreaterThan(30);
+      expect(errors).toEqual([]);
+    },
+  );
 });

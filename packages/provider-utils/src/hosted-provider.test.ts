@@ -1,4 +1,6 @@
-import { memoryStore } from '@ctxkit/core';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CtxkitError, memoryStore } from '@ctxkit/core';
 import { closeTestServers, sendJson, startTestServer, type TestServer } from '@ctxkit/testkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHostedProvider, type HostedDiscoveryContext, type HostedProviderOptions } from './hosted-provider.ts';
@@ -164,5 +166,38 @@ describe('createHostedProvider: answers of another shape', () => {
     expect(ProviderCallError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ failure: 'malformed', url: `${server.url}/v1` });
     expect((error as Error).message).toMatch(/answered the discovery of some\/model in a shape it does not have \(.*find is not a function\)$/);
+  });
+});
+
+describe('createHostedProvider: a server that accepts and never answers', () => {
+  const servers: Server[] = [];
+  afterEach(async () => {
+    for (const server of servers.splice(0)) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('reports the discovery deadline as a TIMEOUT naming provider, model and the URL it waited on', async () => {
+    const server = createServer(() => undefined); // reads the request, never writes a byte
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    const errors: unknown[] = [];
+    const provider = createHostedProvider({
+      id: 'my-api',
+      defaultBaseURL: baseURL,
+      // The request's own timeout is far off: the window cache's deadline ends the discovery.
+      options: { apiKey: 'k', timeoutMs: 60_000, discoveryDeadlineMs: 50, onError: (error) => errors.push(error) },
+      apiKeyVariables: 'CTXKIT_TEST_API_KEY',
+      authorize: (apiKey) => ({ authorization: `Bearer ${apiKey}` }),
+      discover: async ({ baseURL: root, model, call }) => ({ contextWindow: (await requestJson<{ context: number }>(`${root}/models/${model}`, call())).context }),
+      usage: () => undefined,
+    });
+    expect(await provider.windows.refresh('slow-model')).toBeUndefined();
+    expect(errors).toHaveLength(1);
+    expect(CtxkitError.isInstance(errors[0], 'TIMEOUT')).toBe(true);
+    expect(errors[0]).toMatchObject({ failure: 'timeout', url: `${baseURL}/models/slow-model` });
+    expect((errors[0] as Error).message).toBe(`[ctxkit:my-api] discovery of slow-model gave no answer within 50 ms: ${baseURL}/models/slow-model did not answer`);
   });
 });

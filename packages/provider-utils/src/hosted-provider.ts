@@ -30,6 +30,8 @@ export interface HostedProviderOptions<Id extends string> {
   discovery?: boolean;
   /** How long a first window lookup waits for discovery. @default 3_000 */
   discoveryTimeoutMs?: number;
+  /** A discovery still running after this long is abandoned and reported to `onError` as a TIMEOUT naming the URL it waited on. @default 30_000 */
+  discoveryDeadlineMs?: number;
   /** How often a discovered window is asked for again. @default 300_000 */
   refreshIntervalMs?: number;
   /** Told about discovery and store failures, which never fail a window lookup. */
@@ -135,6 +137,19 @@ export function createHostedProvider<Id extends string>(spec: HostedProviderSpec
     return { ...spec.authorize(apiKey), ...options.headers };
   }
   const call = (signal: AbortSignal, keyOptional = false): RequestOptions => ({ provider: id, headers: headers(keyOptional), signal, timeoutMs, ...fetchOption });
+  // A discovery's calls tell the window cache the URL they wait on, so its deadline names it.
+  const discoveryCall = (signal: AbortSignal, keyOptional: boolean, requesting: DiscoverOptions['requesting']): RequestOptions => {
+    const plain = call(signal, keyOptional);
+    if (!requesting) return plain;
+    const fetchFunction = options.fetch;
+    return {
+      ...plain,
+      fetch: (input, init) => {
+        requesting(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+        return (fetchFunction ?? globalThis.fetch)(input, init);
+      },
+    };
+  };
 
   const builtIn = spec.catalog;
   const userCatalog = options.catalog;
@@ -152,13 +167,14 @@ export function createHostedProvider<Id extends string>(spec: HostedProviderSpec
       ...(options.defaultWindow === undefined ? {} : { defaultWindow: options.defaultWindow }),
       ...(discovering
         ? {
-            discover: (model: string, { signal, stored }: DiscoverOptions) =>
-              discover({ provider: id, baseURL, model, signal, stored, call: (callOptions = {}) => call(signal, callOptions.keyOptional) }).catch((error: unknown) =>
+            discover: (model: string, { signal, stored, requesting }: DiscoverOptions) =>
+              discover({ provider: id, baseURL, model, signal, stored, call: (callOptions = {}) => discoveryCall(signal, callOptions.keyOptional ?? false, requesting) }).catch((error: unknown) =>
                 Promise.reject(unexpectedAnswer(error, { provider: id, url: baseURL, what: `discovery of ${model}` })),
               ),
           }
         : {}),
       ...(options.discoveryTimeoutMs === undefined ? {} : { discoveryTimeoutMs: options.discoveryTimeoutMs }),
+      ...(options.discoveryDeadlineMs === undefined ? {} : { discoveryDeadlineMs: options.discoveryDeadlineMs }),
       ...(options.refreshIntervalMs === undefined ? {} : { refreshIntervalMs: options.refreshIntervalMs }),
       ...(options.onError ? { onError: options.onError } : {}),
     },

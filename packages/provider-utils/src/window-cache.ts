@@ -1,5 +1,6 @@
 import { CtxkitError, type ErrorClassification, type ModelLimits, memoryStore, type StorePlugin } from '@ctxkit/core';
 import { type CatalogLimits, type CatalogLookup, conservativeDefaultWindow } from './model-catalog.ts';
+import { ProviderCallError } from './provider-call-error.ts';
 
 /** What a discovery endpoint said about a model; undefined when it does not know the model. */
 export type DiscoveredLimits = CatalogLimits;
@@ -28,6 +29,11 @@ export interface DiscoverOptions {
    * assumption, while the model is not running) should not replace what was seen while it ran.
    */
   stored?: StoredWindow['discovered'];
+  /**
+   * Tells the cache which URL the discovery is waiting on now, so a discovery past its deadline names
+   * it (a server that accepts and never answers). Optional to call; `createHostedProvider`'s discovery calls do.
+   */
+  requesting?(url: string): void;
 }
 
 /** Asks the provider for a model's limits. Rejects when the endpoint is unreachable. */
@@ -110,6 +116,16 @@ function checkPositive(name: string, value: number | undefined, allowZero = fals
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
     throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'provider-utils', message: `window cache: ${name} must be a finite number above zero, got ${String(value)}` });
   }
+}
+
+/**
+ * The error of a discovery past its deadline: a TIMEOUT naming provider and model, and the URL it was
+ * waiting on when the discovery said (a ProviderCallError with that `url`, as the request's own timeout gives).
+ */
+function deadlineError(provider: string, model: string, deadlineMs: number, url: string | undefined): CtxkitError {
+  const message = `discovery of ${model} gave no answer within ${deadlineMs} ms`;
+  if (url === undefined) return new CtxkitError({ code: 'TIMEOUT', source: provider, message });
+  return new ProviderCallError({ provider, failure: 'timeout', url, message: `${message}: ${url} did not answer` });
 }
 
 function wait<T>(promise: Promise<T>, milliseconds: number, signal?: AbortSignal): Promise<{ done: true; value: T } | { done: false }> {
@@ -299,15 +315,16 @@ export function createWindowCache(options: WindowCacheOptions): WindowCache {
     const discoverLimits = options.discover;
     if (!discoverLimits) return Promise.resolve(undefined);
     const controller = new AbortController();
-    const deadline = setTimeout(
-      () => controller.abort(new CtxkitError({ code: 'TIMEOUT', source: options.provider, message: `discovery of ${model} gave no answer within ${discoveryDeadlineMs} ms` })),
-      discoveryDeadlineMs,
-    );
+    let asking: string | undefined;
+    const deadline = setTimeout(() => controller.abort(deadlineError(options.provider, model, discoveryDeadlineMs, asking)), discoveryDeadlineMs);
+    const requesting = (url: string) => {
+      asking = url;
+    };
     const attempt = (async () => {
       try {
         const stored = (await load(model)).discovered;
         const limits = await Promise.race([
-          discoverLimits(model, { signal: controller.signal, ...(stored ? { stored } : {}) }),
+          discoverLimits(model, { signal: controller.signal, requesting, ...(stored ? { stored } : {}) }),
           new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true })),
         ]);
         if (!limits || !(limits.contextWindow > 0)) return undefined;

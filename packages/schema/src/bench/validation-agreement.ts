@@ -9,8 +9,8 @@ import { toolParts, toolShape } from '../tool-shapes.ts';
  * passed in so `@ctxkit/schema` depends on none. Throw when the schema cannot be compiled.
  * @example
  * ```ts
- * import Ajv from 'ajv';
- * import Ajv2020 from 'ajv/dist/2020.js';
+ * import { Ajv } from 'ajv'; // named: the default import is the module object under moduleResolution NodeNext
+ * import { Ajv2020 } from 'ajv/dist/2020.js';
  * const compile: CompileSchema = (schema, dialect) =>
  *   (dialect === 'draft-2020-12' ? new Ajv2020({ strict: false }) : new Ajv({ strict: false })).compile(schema as object);
  * ```
