@@ -45,11 +45,11 @@ export function extractSnippets(markdown) {
 }
 
 /**
- * The READMEs still allowed a hidden prelude (decision 0092): a snippet should declare what it uses, so a
- * reader can paste it; anywhere else a prelude is an error. packages/engine is edited by others at the
- * time of writing; its two preludes go when it is next touched.
+ * The READMEs still allowed a hidden prelude (decision 0092): none. A snippet declares what it uses, so a
+ * reader can paste it; a prelude is an error (a test can allow one through `preludesAllowedIn`).
  */
-export const readmesWithPreludes = ['packages/engine/README.md'];
+/** @type {string[]} */
+export const readmesWithPreludes = [];
 
 /** The READMEs checked by default: the repository's and every package's. */
 export function defaultReadmes() {
