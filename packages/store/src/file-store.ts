@@ -1,14 +1,45 @@
-import type { StorePlugin } from '@ctxkit/core';
-import { createStorage } from 'unstorage';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { CtxkitError, type StorePlugin } from '@ctxkit/core';
+import { createStorage, normalizeKey } from 'unstorage';
 import fsLiteDriver from 'unstorage/drivers/fs-lite';
 import { unstorageStore } from './unstorage-store.ts';
 
 /**
+ * The file of a key, where the fs-lite driver keeps it: the key normalised as unstorage normalises it,
+ * each `:` a folder. A `..` segment is refused, as the driver refuses it.
+ */
+function fileOf(base: string, key: string): string {
+  const normalized = normalizeKey(key);
+  if (/\.\.:|\.\.$/.test(normalized)) throw new Error(`Invalid key: ${JSON.stringify(key)}. It should not contain .. segments`);
+  return join(base, normalized.replace(/:/g, '/'));
+}
+
+/**
  * A store that keeps each entry as a file under `dir` (unstorage's fs-lite driver): what the command
  * line uses, and what lets a discovered window survive a restart. Its id is `file`, not the driver
- * library's name, so a report or an error names the store the host chose.
+ * library's name, so a report or an error names the store the host chose. `setItemIfAbsent` creates the
+ * file exclusively (`O_EXCL`), so processes sharing the folder claim a key once between them.
  * @default dir '.ctxkit' in the working directory
  */
 export function fileStore(dir = '.ctxkit'): StorePlugin<'file'> {
-  return { ...unstorageStore(createStorage({ driver: fsLiteDriver({ base: dir }) })), id: 'file' };
+  const base = resolve(dir);
+  const store = unstorageStore(createStorage({ driver: fsLiteDriver({ base }) }));
+  return {
+    ...store,
+    id: 'file',
+    // The same file and text the driver writes for setItem (values are kept as JSON text), created only
+    // when absent: the file system decides which of several writers gets it.
+    async setItemIfAbsent(key, value) {
+      try {
+        const file = fileOf(base, key);
+        await mkdir(dirname(file), { recursive: true });
+        await writeFile(file, JSON.stringify(value), { encoding: 'utf8', flag: 'wx' });
+        return true;
+      } catch (cause) {
+        if ((cause as NodeJS.ErrnoException)?.code === 'EEXIST') return false;
+        throw new CtxkitError({ code: 'STORE_ERROR', source: 'store', message: `setItemIfAbsent ${JSON.stringify(key)} failed: ${(cause as Error)?.message ?? String(cause)}`, cause });
+      }
+    },
+  };
 }

@@ -23,6 +23,25 @@ describe('fileStore', () => {
   });
 });
 
+describe('fileStore.setItemIfAbsent', () => {
+  it('lets one of several store instances on one folder claim a key, and the claim reads back through getItem', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ctxkit-store-'));
+    const stores = Array.from({ length: 6 }, () => fileStore(dir));
+    const answers = await Promise.all(stores.map((store, index) => store.setItemIfAbsent!('conversations:a%3Ab:r1', { claimedBy: index })));
+    expect(answers.filter(Boolean)).toHaveLength(1);
+    expect(await fileStore(dir).getItem('conversations:a%3Ab:r1')).toEqual({ claimedBy: answers.indexOf(true) });
+    await fileStore(dir).removeItem('conversations:a%3Ab:r1');
+    expect(await stores[3]!.setItemIfAbsent!('conversations:a%3Ab:r1', 'text "quoted"')).toBe(true);
+    expect(await stores[0]!.getItem('conversations:a%3Ab:r1')).toBe('text "quoted"');
+  });
+
+  it('refuses a key with a .. segment, as setItem does, with STORE_ERROR naming it', async () => {
+    const store = fileStore(mkdtempSync(join(tmpdir(), 'ctxkit-store-')));
+    await expect(store.setItemIfAbsent!('a:..:escape', 1)).rejects.toThrow('[ctxkit:store] setItemIfAbsent "a:..:escape" failed: Invalid key');
+    await expect(store.setItem('a:..:escape', 1)).rejects.toThrow('Invalid key');
+  });
+});
+
 describe('unstorageStore', () => {
   it('prefixes keys so several users can share one storage', async () => {
     const storage = createStorage();
