@@ -205,6 +205,12 @@ const perRequestCap = /tokens? per request|tokens? in (?:the )?batch\b/i;
 const negativeOutputBudget = /max_(?:new_|completion_)?tokens\b[^.]{0,40}?\bgot -\d+/i;
 // Input and output budget together over the window: an overflow, though a smaller output budget may fix it.
 const inputPlusOutput = /input\w*\W+(?:length\W+|tokens?\W+(?:count\W+)?)?(?:\+|and)\W+max_(?:new_)?tokens\W+(?:parameter\W+)?(?:exceed|must be|>)/i;
+// TGI's account of the sum, kept when a log cuts the sentence's start ("`max_new_tokens` must be <= 32769. Given: 30558
+// `inputs` tokens and 15000 `max_new_tokens`"; decision 0064, a forty-second set).
+const givenInputAndOutput = /\bgiven:?\W{0,3}\d+\W{0,2}inputs?\W{0,2} tokens and \d+\W{0,2}max_new_tokens\b/i;
+// One request larger than the per-minute token budget (Groq's 413 "Request too large ... on tokens per minute (TPM)"):
+// it never fits, however long the caller waits, figures stated or not (decision 0064, a forty-second set).
+const requestOverMinuteBudget = /\brequest too large\b[\s\S]{0,160}?\btokens per (?:minute|min)\b/i;
 // max_tokens set against another parameter ("`max_tokens` must be greater than `thinking.budget_tokens`"): a smaller
 // max_tokens makes it worse, so it is not a cap on the output budget.
 const maxTokensBelowParameter = /max_(?:new_|completion_|output_)?tokens\W{0,3}\s*(?:must|should) be (?:greater|larger|more) than\W{0,3}[a-z][\w.]*_[\w.]*/i;
@@ -393,8 +399,12 @@ const maxTokensRequestedPatterns = [/(?:too large|max_tokens|you provided)\W{0,3
  * `max_new_tokens`" against 32769) is the requested max_tokens, not the prompt (decision 0064, a thirty-fourth set).
  */
 function inputPlusOutputKind(numbers: Partial<ProviderErrorClassification>): Partial<ProviderErrorClassification> & { kind: ProviderErrorKind } {
-  const { requestedOutputTokens, limitTokens } = numbers;
-  if (requestedOutputTokens !== undefined && limitTokens !== undefined && requestedOutputTokens >= limitTokens) return { kind: 'max_tokens', limitTokens, reportedTokens: requestedOutputTokens };
+  const { requestedOutputTokens, limitTokens, inputTokens } = numbers;
+  // The output budget the larger part of the overrun ("Given: 364 `inputs` tokens and 32768 `max_new_tokens`" against
+  // 32769): a smaller max_tokens is the fix, not a shorter prompt (decision 0064, a forty-second set).
+  const outputOverruns = requestedOutputTokens !== undefined && (inputTokens === undefined || requestedOutputTokens > inputTokens);
+  if (outputOverruns && limitTokens !== undefined && (requestedOutputTokens >= limitTokens || inputTokens !== undefined))
+    return { kind: 'max_tokens', limitTokens, reportedTokens: requestedOutputTokens };
   return { kind: 'context_overflow', ...numbers };
 }
 
@@ -507,7 +517,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
   if (status === 429 || rateLimitWords.test(text)) {
     const numbers = rateLimitNumbers(text);
     // A request larger than the per-minute budget never fits, however long the caller waits.
-    const neverFits = numbers.reportedTokens !== undefined && numbers.limitTokens !== undefined && numbers.reportedTokens > numbers.limitTokens;
+    const neverFits = (numbers.reportedTokens !== undefined && numbers.limitTokens !== undefined && numbers.reportedTokens > numbers.limitTokens) || requestOverMinuteBudget.test(text);
     return { kind: 'rate_limit', ...numbers, retryable: !neverFits && !exhaustedQuota.test(text) };
   }
   if (perRequestCap.test(text)) {
@@ -515,7 +525,8 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
     return { kind: 'other', ...(cap ? { reportedTokens: Number(cap[1]), limitTokens: Number(cap[2]) } : {}) };
   }
   if (thinkingBudgetOver.test(text)) return { kind: 'other' };
-  if (inputPlusOutput.test(text) || promptTooLong.test(text) || negativeOutputBudget.test(text) || maximumTokensExceeded.test(text)) return inputPlusOutputKind(overflowNumbers(text));
+  if (inputPlusOutput.test(text) || givenInputAndOutput.test(text) || promptTooLong.test(text) || negativeOutputBudget.test(text) || maximumTokensExceeded.test(text))
+    return inputPlusOutputKind(overflowNumbers(text));
   if (maxTokensWords.some((pattern) => pattern.test(text)) && !maxTokensBelowParameter.test(text) && !maxTokensNotPositive.test(text)) {
     const limitTokens = firstNumber(text, maxTokensLimitPatterns);
     const reportedTokens = firstNumber(text, maxTokensRequestedPatterns);
