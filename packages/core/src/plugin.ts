@@ -211,6 +211,10 @@ export interface ErrorClassification {
   reportedTokens?: number;
   /** The limit the provider enforced, when the error says so. */
   limitTokens?: number;
+  /** The input part of the request, when the error states input and requested output apart. */
+  inputTokens?: number;
+  /** The output budget the request asked for, when the error says so. */
+  requestedOutputTokens?: number;
   retryAfterMs?: number;
   /** True when the next provider in a fallback chain should take the request. */
   fallback: boolean;

@@ -551,3 +551,34 @@ describe('without a tokenizer', () => {
     expect(report.after).toBeLessThanOrEqual(report.target);
   });
 });
+
+describe('recover: an overflow the output budget causes', () => {
+  // vLLM's "maximum context length is 32769 tokens. However, you requested 33132 tokens (364 in the messages,
+  // 32768 in the completion)", as classifyError of @ctxkit/provider-utils reads it.
+  const outputLed = { kind: 'context_overflow' as const, fallback: false, limitTokens: 32_769, reportedTokens: 33_132, inputTokens: 364, requestedOutputTokens: 32_768 };
+
+  it('lowers the output budget to what fits beside the input, and learns the window, instead of compacting a short transcript', async () => {
+    const events: ManagerEvent[] = [];
+    const manager = createContextManager({ model: 'm', contextWindow: 128_000, maxOutputTokens: 32_768, plugins: [noteTier(), tiktokenCounter('o200k_base')], onEvent: (event) => events.push(event) });
+    const result = await manager.recover(run(1), outputLed);
+    expect(result).toMatchObject({ action: 'lower-output', maxOutputTokens: 32_405 });
+    expect(events.some((event) => event.type === 'window-learned' && event.contextWindow === 32_769)).toBe(true);
+  });
+
+  it('compacts when the input is itself above the target in the window the error names', async () => {
+    const manager = createContextManager({ model: 'm', contextWindow: 32_769, plugins: [noteTier(), tiktokenCounter('o200k_base')] });
+    const inputLed = { ...outputLed, reportedTokens: 34_000, inputTokens: 30_000, requestedOutputTokens: 4_000 };
+    expect(await manager.recover(run(8), inputLed)).toMatchObject({ action: 'retry' });
+  });
+
+  it('with overflowRecovery off, gives up as before', async () => {
+    const manager = createContextManager({ model: 'm', contextWindow: 128_000, overflowRecovery: false });
+    expect(await manager.recover(run(1), outputLed)).toMatchObject({ action: 'give-up', reason: 'overflow recovery is switched off' });
+  });
+
+  it('reads a max_tokens error that states the input the same way: the limit less the input', async () => {
+    const manager = createContextManager({ model: 'm', contextWindow: 128_000, maxOutputTokens: 32_768 });
+    const maxTokens = { kind: 'max_tokens' as const, fallback: false, limitTokens: 32_769, reportedTokens: 32_768, inputTokens: 364, requestedOutputTokens: 32_768 };
+    expect(await manager.recover(run(1), maxTokens)).toMatchObject({ action: 'lower-output', maxOutputTokens: 32_405 });
+  });
+});

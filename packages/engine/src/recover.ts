@@ -26,12 +26,27 @@ function unclassifiedReason(model: string): string {
   return `no provider plugin serves ${JSON.stringify(model)} to classify the error (an overflow is not recognised): register the provider's plugin, or pass a classification such as classifyError(error) of @ctxkit/provider-utils`;
 }
 
+/** The smallest output budget recovery offers: below it an answer is rarely worth having. */
+const minimumOutput = 256;
+
+/**
+ * The output budget that fits beside the input the error stated: the limit less the input when the error gives
+ * them apart ("364 in the messages, 32768 in the completion" against 32769), else the limit less the tokens it
+ * reported.
+ */
+function roomFor(classification: ErrorClassification): number | undefined {
+  const { limitTokens, inputTokens, reportedTokens } = classification;
+  if (limitTokens === undefined) return undefined;
+  if (inputTokens !== undefined) return limitTokens - inputTokens;
+  return reportedTokens === undefined ? undefined : limitTokens - reportedTokens;
+}
+
 /** The answer did not fit: the room the provider reported, else half the current budget, never under 256. */
 async function lowerOutput(parts: ManagerParts, model: string, classification: ErrorClassification, signal: AbortSignal | undefined): Promise<RecoverResult> {
   const window = await decideWindow(parts, model, signal);
   const current = window.maxOutputTokens || 4_096;
-  const room = classification.limitTokens !== undefined && classification.reportedTokens !== undefined ? classification.limitTokens - classification.reportedTokens : undefined;
-  const lowered = Math.max(256, Math.floor(room !== undefined && room > 0 && room < current ? room : current / 2));
+  const room = roomFor(classification);
+  const lowered = Math.max(minimumOutput, Math.floor(room !== undefined && room > 0 && room < current ? room : current / 2));
   return { action: 'lower-output', classification, maxOutputTokens: lowered };
 }
 
@@ -91,7 +106,24 @@ async function recoveryFor(parts: ManagerParts, messages: readonly Message[], cl
   if (classification.kind !== 'context_overflow') {
     return classification.fallback ? { action: 'fallback', classification } : { action: 'give-up', classification, reason: `the error (${classification.kind}) is not one compaction can fix` };
   }
+  if (await outputOverruns(parts, model, classification, options.signal)) return lowerOutput(parts, model, classification, options.signal);
   const refused = refusal(parts, messages);
   if (refused) return { action: 'give-up', classification, reason: refused };
   return compactAfterOverflow(parts, messages, classification, model, options);
+}
+
+/**
+ * True for an overflow that the output budget causes: the error states the input and the requested output
+ * apart, the input is already at or below what compaction would aim for in the window the error names (so
+ * compacting frees little), and the limit less the input leaves a useful answer. A smaller output budget is the
+ * fix, not a shorter transcript. Off with `overflowRecovery: false`.
+ */
+async function outputOverruns(parts: ManagerParts, model: string, classification: ErrorClassification, signal: AbortSignal | undefined): Promise<boolean> {
+  const { inputTokens, requestedOutputTokens, limitTokens } = classification;
+  if (inputTokens === undefined || requestedOutputTokens === undefined || limitTokens === undefined) return false;
+  if (parts.options.overflowRecovery === false || limitTokens - inputTokens < minimumOutput || inputTokens + requestedOutputTokens <= limitTokens) return false;
+  // The limit is the window as served: learned first, so the target below (and the next prepare) use it.
+  learnWindow(parts, model, classification);
+  const window = await decideWindow(parts, model, signal);
+  return inputTokens <= window.target;
 }

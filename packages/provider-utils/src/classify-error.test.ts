@@ -261,3 +261,15 @@ describe('classifyError on the thirtieth held-out set’s families (decision 006
     expect(classifyError({ status: 400, body })).toMatchObject({ kind: 'context_overflow', limitTokens: 8192, inputTokens: 500, requestedOutputTokens: 8500 });
   });
 });
+
+describe('classifyError: input and output stated apart, for the engine to size the output budget', () => {
+  it('keeps the input beside the requested output on an overflow the output budget causes', () => {
+    const tgi = classifyError({ status: 422, body: '`inputs` tokens + `max_new_tokens` must be <= 32769. Given: 364 `inputs` tokens and 32768 `max_new_tokens`' });
+    expect(tgi).toMatchObject({ kind: 'max_tokens', limitTokens: 32_769, inputTokens: 364, requestedOutputTokens: 32_768 });
+    const vllm = classifyError({
+      status: 400,
+      body: "This model's maximum context length is 32769 tokens. However, you requested 33132 tokens (364 in the messages, 32768 in the completion). Please reduce the length of the messages or completion.",
+    });
+    expect(vllm).toMatchObject({ kind: 'context_overflow', limitTokens: 32_769, inputTokens: 364, requestedOutputTokens: 32_768 });
+  });
+});

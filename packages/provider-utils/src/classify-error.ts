@@ -11,10 +11,6 @@ export interface ProviderErrorClassification extends ErrorClassification {
   status?: number;
   /** The provider named by the error or by the classifier. */
   provider?: string;
-  /** The input part of `reportedTokens`, when the error splits input and requested output. */
-  inputTokens?: number;
-  /** The output budget the request asked for, when the error says so. */
-  requestedOutputTokens?: number;
 }
 
 /** A provider error as plain data: what `classifyError` accepts besides an Error or a fetch Response. */
@@ -404,7 +400,7 @@ function inputPlusOutputKind(numbers: Partial<ProviderErrorClassification>): Par
   // 32769): a smaller max_tokens is the fix, not a shorter prompt (decision 0064, a forty-second set).
   const outputOverruns = requestedOutputTokens !== undefined && (inputTokens === undefined || requestedOutputTokens > inputTokens);
   if (outputOverruns && limitTokens !== undefined && (requestedOutputTokens >= limitTokens || inputTokens !== undefined))
-    return { kind: 'max_tokens', limitTokens, reportedTokens: requestedOutputTokens };
+    return { kind: 'max_tokens', limitTokens, reportedTokens: requestedOutputTokens, requestedOutputTokens, ...(inputTokens === undefined ? {} : { inputTokens }) };
   return { kind: 'context_overflow', ...numbers };
 }
 
