@@ -203,6 +203,11 @@ const negativeOutputBudget = /max_(?:new_|completion_)?tokens\b[^.]{0,40}?\bgot 
 const inputPlusOutput = /input\w*\W+(?:length\W+|tokens?\W+(?:count\W+)?)?(?:\+|and)\W+max_(?:new_)?tokens\W+(?:parameter\W+)?(?:exceed|must be|>)/i;
 // TGI's account of the sum, kept when a log cuts the sentence's start ("`max_new_tokens` must be <= 32769. Given: 30558
 // `inputs` tokens and 15000 `max_new_tokens`"; decision 0064, a forty-second set).
+// The output budget set against what the input leaves: "max_tokens: 32768 > context_window: 200000 - input_tokens: 190000"
+// (decision 0064, a forty-third set).
+const outputOverWindowLessInput = /\bmax_tokens\W{1,3}(\d+)\s*>\s*context_window\W{1,3}(\d+)\s*-\s*input_tokens\W{1,3}(\d+)/i;
+// vLLM's overrun, the output named first: "you requested 4096 output tokens and your prompt contains 127075 input tokens".
+const outputFirst = /requested (\d+) output tokens and your prompt contains (?:at least )?(\d+)(\W{0,2}input tokens)?/i;
 const givenInputAndOutput = /\bgiven:?\W{0,3}\d+\W{0,2}inputs?\W{0,2} tokens and \d+\W{0,2}max_new_tokens\b/i;
 // One request larger than the per-minute token budget (Groq's 413 "Request too large ... on tokens per minute (TPM)"):
 // it never fits, however long the caller waits, figures stated or not (decision 0064, a forty-second set).
@@ -410,11 +415,25 @@ function overflowNumbers(text: string): Partial<ProviderErrorClassification> {
     const [input, output, limit] = [Number(sum[1]), Number(sum[2]), Number(sum[3])];
     return { reportedTokens: input + output, inputTokens: input, requestedOutputTokens: output, limitTokens: limit };
   }
+  const windowLessInput = outputOverWindowLessInput.exec(text);
+  if (windowLessInput) {
+    const [output, limit, input] = [Number(windowLessInput[1]), Number(windowLessInput[2]), Number(windowLessInput[3])];
+    return { reportedTokens: input + output, inputTokens: input, requestedOutputTokens: output, limitTokens: limit };
+  }
   const split = /(\d+)\W{0,2}inputs?\W{0,2} tokens and (\d+)\W{0,2}max_new_tokens/i.exec(text) ?? /passed (\d+) input tokens and requested (\d+) output tokens/i.exec(text);
   const limitTokens = firstNumber(text, limitPatterns);
   const found: Partial<ProviderErrorClassification> = limitTokens === undefined ? {} : { limitTokens };
   if (split) {
     const [input, output] = [Number(split[1]), Number(split[2])];
+    return { ...found, reportedTokens: input + output, inputTokens: input, requestedOutputTokens: output };
+  }
+  // vLLM names the output first: "you requested 4096 output tokens and your prompt contains [at least] 127075 input
+  // tokens"; with "N characters" in place of the input tokens only the output is known (decision 0064, a forty-third set).
+  const outputThenInput = outputFirst.exec(text);
+  if (outputThenInput) {
+    const output = Number(outputThenInput[1]);
+    if (outputThenInput[3] === undefined) return { ...found, requestedOutputTokens: output };
+    const input = Number(outputThenInput[2]);
     return { ...found, reportedTokens: input + output, inputTokens: input, requestedOutputTokens: output };
   }
   const reportedTokens = firstNumber(text, reportedPatterns);
@@ -521,7 +540,14 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
     return { kind: 'other', ...(cap ? { reportedTokens: Number(cap[1]), limitTokens: Number(cap[2]) } : {}) };
   }
   if (thinkingBudgetOver.test(text)) return { kind: 'other' };
-  if (inputPlusOutput.test(text) || givenInputAndOutput.test(text) || promptTooLong.test(text) || negativeOutputBudget.test(text) || maximumTokensExceeded.test(text))
+  if (
+    inputPlusOutput.test(text) ||
+    outputOverWindowLessInput.test(text) ||
+    givenInputAndOutput.test(text) ||
+    promptTooLong.test(text) ||
+    negativeOutputBudget.test(text) ||
+    maximumTokensExceeded.test(text)
+  )
     return inputPlusOutputKind(overflowNumbers(text));
   if (maxTokensWords.some((pattern) => pattern.test(text)) && !maxTokensBelowParameter.test(text) && !maxTokensNotPositive.test(text)) {
     const limitTokens = firstNumber(text, maxTokensLimitPatterns);
@@ -530,7 +556,12 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
   }
   if (mediaTooLarge.test(text) && !/\btokens?\b/i.test(text)) return { kind: 'other' };
   if (status !== undefined && status >= 500 && serverFaultBeforeModel.test(text)) return { kind: 'other', fallback: true, retryable: true };
-  if (overflowWords.some((pattern) => pattern.test(text)) && !windowNotSet.test(text)) return { kind: 'context_overflow', ...overflowNumbers(text) };
+  if (overflowWords.some((pattern) => pattern.test(text)) && !windowNotSet.test(text)) {
+    // Where the output is named first it may be the part that overruns: "you requested 65536 output tokens and your prompt
+    // contains 77409 characters" against 65536 (decision 0064, a forty-third set).
+    const numbers = overflowNumbers(text);
+    return outputFirst.test(text) ? inputPlusOutputKind(numbers) : { kind: 'context_overflow', ...numbers };
+  }
   if (modelNotServed.test(text)) return { kind: 'other', ...(status !== undefined && status >= 500 ? { fallback: true } : {}) };
   // A 408 is the server saying the request took too long, whatever cause it guesses at ("possibly due to server overload").
   if (status === 408) return { kind: 'timeout', retryable: true };
