@@ -201,13 +201,13 @@ const perRequestCap = /tokens? per request|tokens? in (?:the )?batch\b/i;
 const negativeOutputBudget = /max_(?:new_|completion_)?tokens\b[^.]{0,40}?\bgot -\d+/i;
 // Input and output budget together over the window: an overflow, though a smaller output budget may fix it.
 const inputPlusOutput = /input\w*\W+(?:length\W+|tokens?\W+(?:count\W+)?)?(?:\+|and)\W+max_(?:new_)?tokens\W+(?:parameter\W+)?(?:exceed|must be|>)/i;
-// TGI's account of the sum, kept when a log cuts the sentence's start ("`max_new_tokens` must be <= 32769. Given: 30558
-// `inputs` tokens and 15000 `max_new_tokens`"; decision 0064, a forty-second set).
 // The output budget set against what the input leaves: "max_tokens: 32768 > context_window: 200000 - input_tokens: 190000"
 // (decision 0064, a forty-third set).
 const outputOverWindowLessInput = /\bmax_tokens\W{1,3}(\d+)\s*>\s*context_window\W{1,3}(\d+)\s*-\s*input_tokens\W{1,3}(\d+)/i;
 // vLLM's overrun, the output named first: "you requested 4096 output tokens and your prompt contains 127075 input tokens".
 const outputFirst = /requested (\d+) output tokens and your prompt contains (?:at least )?(\d+)(\W{0,2}input tokens)?/i;
+// TGI's account of the sum, kept when a log cuts the sentence's start ("`max_new_tokens` must be <= 32769. Given: 30558
+// `inputs` tokens and 15000 `max_new_tokens`"; decision 0064, a forty-second set).
 const givenInputAndOutput = /\bgiven:?\W{0,3}\d+\W{0,2}inputs?\W{0,2} tokens and \d+\W{0,2}max_new_tokens\b/i;
 // One request larger than the per-minute token budget (Groq's 413 "Request too large ... on tokens per minute (TPM)"):
 // it never fits, however long the caller waits, figures stated or not (decision 0064, a forty-second set).
