@@ -262,6 +262,13 @@ describe('classifyError on the thirtieth held-out set’s families (decision 006
   });
 });
 
+describe('classifyError on the forty-fourth held-out set’s families (decision 0064)', () => {
+  it('does not retry a free plan’s usage limit that names the product in between', () => {
+    const result = classifyError({ status: 429, body: '{"error":"You have reached your free Code Assist usage limit. Upgrade to keep going."}' });
+    expect(result).toMatchObject({ kind: 'rate_limit', retryable: false });
+  });
+});
+
 describe('classifyError: input and output stated apart, for the engine to size the output budget', () => {
   it('keeps the input beside the requested output on an overflow the output budget causes', () => {
     const tgi = classifyError({ status: 422, body: '`inputs` tokens + `max_new_tokens` must be <= 32769. Given: 364 `inputs` tokens and 32768 `max_new_tokens`' });
