@@ -1,18 +1,25 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { CtxkitError, type StorePlugin } from '@ctxkit/core';
-import { createStorage, normalizeKey } from 'unstorage';
+import { createStorage, hasDotSegment, normalizeKey } from 'unstorage';
 import fsLiteDriver from 'unstorage/drivers/fs-lite';
 import { unstorageStore } from './unstorage-store.ts';
 
 /**
  * The file of a key, where the fs-lite driver keeps it: the key normalised as unstorage normalises it,
- * each `:` a folder. A `..` segment is refused, as the driver refuses it.
+ * each `:` a folder. A key unstorage refuses for `setItem` (empty once normalised, or with a `.` or `..`
+ * segment) is refused here too: `""` and `"."` would otherwise name the store's own folder, and a claim
+ * made before the folder exists would create it as a file.
  */
 function fileOf(base: string, key: string): string {
   const normalized = normalizeKey(key);
-  if (/\.\.:|\.\.$/.test(normalized)) throw new Error(`Invalid key: ${JSON.stringify(key)}. It should not contain .. segments`);
+  if (!normalized || hasDotSegment(normalized)) throw new Error(`Invalid key: ${JSON.stringify(key)}. Empty keys and "." or ".." segments are refused, as setItem refuses them`);
   return join(base, normalized.replace(/:/g, '/'));
+}
+
+/** True when `file` is a folder: a key that is the prefix of other keys, which `setItem` cannot write either. */
+async function isFolder(file: string): Promise<boolean> {
+  return (await stat(file).catch(() => undefined))?.isDirectory() === true;
 }
 
 /**
@@ -37,8 +44,11 @@ export function fileStore(dir = '.ctxkit'): StorePlugin<'file'> {
         await writeFile(file, JSON.stringify(value), { encoding: 'utf8', flag: 'wx' });
         return true;
       } catch (cause) {
-        if ((cause as NodeJS.ErrnoException)?.code === 'EEXIST') return false;
-        throw new CtxkitError({ code: 'STORE_ERROR', source: 'store', message: `setItemIfAbsent ${JSON.stringify(key)} failed: ${(cause as Error)?.message ?? String(cause)}`, cause });
+        const exists = (cause as NodeJS.ErrnoException)?.code === 'EEXIST';
+        // A folder there is not a taken key (getItem reads it as empty): answering false would say it is.
+        if (exists && !(await isFolder(fileOf(base, key)))) return false;
+        const reason = exists ? 'the key is the folder of other keys, which setItem cannot write either' : ((cause as Error)?.message ?? String(cause));
+        throw new CtxkitError({ code: 'STORE_ERROR', source: 'store', message: `setItemIfAbsent ${JSON.stringify(key)} failed: ${reason}`, cause });
       }
     },
   };
