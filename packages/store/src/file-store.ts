@@ -17,9 +17,21 @@ function fileOf(base: string, key: string): string {
   return join(base, normalized.replace(/:/g, '/'));
 }
 
-/** True when `file` is a folder: a key that is the prefix of other keys, which `setItem` cannot write either. */
-async function isFolder(file: string): Promise<boolean> {
-  return (await stat(file).catch(() => undefined))?.isDirectory() === true;
+/**
+ * Creates `file` with `text` only when nothing is there (`O_EXCL`); false when a file is. Only the create's
+ * own EEXIST means taken: a folder there (a key that is the prefix of other keys) or a file where a parent
+ * folder should be is a failure, as it is for `setItem`, since `getItem` reads such a key as empty.
+ */
+async function createExclusive(file: string, text: string): Promise<boolean> {
+  await mkdir(dirname(file), { recursive: true });
+  try {
+    await writeFile(file, text, { encoding: 'utf8', flag: 'wx' });
+    return true;
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException)?.code !== 'EEXIST') throw cause;
+    if ((await stat(file)).isDirectory()) throw new Error('the key is the folder of other keys, which setItem cannot write either');
+    return false;
+  }
 }
 
 /**
@@ -39,16 +51,9 @@ export function fileStore(dir = '.ctxkit'): StorePlugin<'file'> {
     // when absent: the file system decides which of several writers gets it.
     async setItemIfAbsent(key, value) {
       try {
-        const file = fileOf(base, key);
-        await mkdir(dirname(file), { recursive: true });
-        await writeFile(file, JSON.stringify(value), { encoding: 'utf8', flag: 'wx' });
-        return true;
+        return await createExclusive(fileOf(base, key), JSON.stringify(value));
       } catch (cause) {
-        const exists = (cause as NodeJS.ErrnoException)?.code === 'EEXIST';
-        // A folder there is not a taken key (getItem reads it as empty): answering false would say it is.
-        if (exists && !(await isFolder(fileOf(base, key)))) return false;
-        const reason = exists ? 'the key is the folder of other keys, which setItem cannot write either' : ((cause as Error)?.message ?? String(cause));
-        throw new CtxkitError({ code: 'STORE_ERROR', source: 'store', message: `setItemIfAbsent ${JSON.stringify(key)} failed: ${reason}`, cause });
+        throw new CtxkitError({ code: 'STORE_ERROR', source: 'store', message: `setItemIfAbsent ${JSON.stringify(key)} failed: ${(cause as Error)?.message ?? String(cause)}`, cause });
       }
     },
   };

@@ -53,11 +53,13 @@ describe('fileStore.setItemIfAbsent: keys setItem refuses', () => {
     expect(await store.getItem('windows:m')).toBe(1);
   });
 
-  it('refuses a key that is the folder of other keys instead of answering that it is taken', async () => {
+  it('refuses a key that is the folder of other keys, or sits under another key, instead of answering that it is taken', async () => {
     const store = fileStore(mkdtempSync(join(tmpdir(), 'ctxkit-store-')));
     await store.setItem('conversations:a:r1', 1);
     expect(await store.getItem('conversations:a')).toBeNull();
     await expect(store.setItemIfAbsent!('conversations:a', 2)).rejects.toThrow('setItemIfAbsent "conversations:a" failed: the key is the folder of other keys');
+    await store.setItem('leaf', 1);
+    await expect(store.setItemIfAbsent!('leaf:child', 2)).rejects.toThrow('[ctxkit:store] setItemIfAbsent "leaf:child" failed');
   });
 });
 
