@@ -6,3 +6,5 @@ export function defaultReadmes(): string[];
 export const readmesWithPreludes: string[];
 /** Typechecks the snippets of the given READMEs; one `path:line:column: message` line per error, a hidden prelude outside `preludesAllowedIn` included. */
 export function checkSnippets(readmes?: string[], options?: { moduleResolution?: 'bundler' | 'nodenext'; preludesAllowedIn?: string[] }): { snippets: number; errors: string[] };
+/** The packages a package README's snippets import that none of its install lines names; one `path:line:1: message` per package. */
+export function checkInstallLines(readmes?: string[]): string[];

@@ -133,9 +133,58 @@ export function checkSnippets(readmes = defaultReadmes(), options = {}) {
   }
 }
 
+/** The package an import specifier names (`@scope/name`, `name`), or undefined for a relative path or a Node built-in. */
+function packageOf(specifier) {
+  if (specifier.startsWith('.') || specifier.startsWith('node:') || specifier.startsWith('/')) return undefined;
+  return specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+}
+
+/**
+ * The packages a README's snippets import that its install lines (`npm install ...` in a sh block) do not
+ * name, each reported at the first snippet line importing it. A reader who installs what the README says
+ * and pastes a block must have every package it imports: a package's own dependency is not importable
+ * under pnpm's strict layout, and a neighbour package (`@ctxkit/store` for `fileStore`) is not there at all.
+ * By default the package READMEs: the repository's README installs from a checkout.
+ * @param {string[]} readmes absolute paths
+ * @returns {string[]} `path:line:1: message` per package missing
+ */
+export function checkInstallLines(readmes = defaultReadmes().filter((readme) => dirname(readme) !== root)) {
+  const errors = [];
+  for (const readme of readmes) {
+    const markdown = readFileSync(readme, 'utf8');
+    const self = existsSync(join(dirname(readme), 'package.json')) ? JSON.parse(readFileSync(join(dirname(readme), 'package.json'), 'utf8')).name : undefined;
+    const installed = new Set(
+      [...markdown.matchAll(/^\s*(?:npm (?:install|i)|pnpm add|yarn add)\s+(.+)$/gm)].flatMap((match) =>
+        match[1]
+          .split(/\s+/)
+          .filter((word) => word && !word.startsWith('-'))
+          .map((word) => word.replace(/(.)@[^/]*$/, '$1')),
+      ),
+    );
+    const reported = new Set();
+    for (const snippet of extractSnippets(markdown)) {
+      snippet.code.split('\n').forEach((text, offset) => {
+        for (const match of text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
+          const name = packageOf(match[1]);
+          if (!name || name === self || installed.has(name) || reported.has(name)) continue;
+          reported.add(name);
+          errors.push(`${relative(root, readme)}:${snippet.line + offset}:1: a snippet imports ${name}, which no install line of this README names`);
+        }
+      });
+    }
+  }
+  return errors;
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const paths = process.argv.slice(2).map((path) => resolve(path));
   let failed = 0;
+  const installGaps = checkInstallLines(paths.length > 0 ? paths : undefined);
+  for (const error of installGaps) console.error(error);
+  failed += installGaps.length;
   for (const moduleResolution of ['bundler', 'nodenext']) {
     const { snippets, errors } = checkSnippets(paths.length > 0 ? paths : undefined, { moduleResolution });
     for (const error of errors) console.error(`${error} (${moduleResolution})`);

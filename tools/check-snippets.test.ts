@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkSnippets, extractSnippets } from './check-snippets.mjs';
+import { checkInstallLines, checkSnippets, extractSnippets } from './check-snippets.mjs';
 import { typeTestsOff } from './vitest.preset.ts';
 
 const fence = '```';
@@ -105,4 +105,35 @@ describe('checkSnippets', () => {
       expect(errors).toEqual([]);
     },
   );
+});
+
+describe('checkInstallLines', () => {
+  const folder = mkdtempSync(join(import.meta.dirname, '.readme-install-test-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('reports a package a snippet imports that no install line names, at the import, once', () => {
+    const readme = join(folder, 'README.md');
+    writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: '@ctxkit/provider-x' }));
+    writeFileSync(
+      readme,
+      [
+        '```sh',
+        'npm install @ctxkit/provider-x',
+        '```',
+        `${fence}ts`,
+        "import { xProvider } from '@ctxkit/provider-x';",
+        "import { fileStore } from '@ctxkit/store';",
+        "import { readFile } from 'node:fs/promises';",
+        "import { other } from '@ctxkit/store/sub';",
+        fence,
+      ].join('\n'),
+    );
+    expect(checkInstallLines([readme])).toEqual([expect.stringMatching(/README\.md:6:1: a snippet imports @ctxkit\/store, which no install line of this README names/)]);
+    writeFileSync(readme, readFileSync(readme, 'utf8').replace('npm install @ctxkit/provider-x', 'npm install @ctxkit/provider-x @ctxkit/store@^1'));
+    expect(checkInstallLines([readme])).toEqual([]);
+  });
+
+  it("every package README's install lines name every package its snippets import", () => {
+    expect(checkInstallLines()).toEqual([]);
+  });
 });

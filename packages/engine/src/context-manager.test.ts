@@ -581,4 +581,25 @@ describe('recover: an overflow the output budget causes', () => {
     const maxTokens = { kind: 'max_tokens' as const, fallback: false, limitTokens: 32_769, reportedTokens: 32_768, inputTokens: 364, requestedOutputTokens: 32_768 };
     expect(await manager.recover(run(1), maxTokens)).toMatchObject({ action: 'lower-output', maxOutputTokens: 32_405 });
   });
+
+  it('lowers to the limit less the input also when the manager was given no output budget (the error says what was asked)', async () => {
+    const manager = createContextManager({ model: 'm', contextWindow: 128_000 });
+    expect(await manager.recover(run(1), outputLed)).toMatchObject({ action: 'lower-output', maxOutputTokens: 32_405 });
+  });
+
+  it('reads no room from figures that are not token counts (NaN, negative, infinite) and learns no window from them', async () => {
+    const events: ManagerEvent[] = [];
+    const manager = createContextManager({ model: 'm', contextWindow: 128_000, maxOutputTokens: 32_768, plugins: [noteTier(), tiktokenCounter('o200k_base')], onEvent: (event) => events.push(event) });
+    for (const figures of [
+      { inputTokens: Number.NaN },
+      { inputTokens: -40_000, requestedOutputTokens: 80_000 },
+      { requestedOutputTokens: Number.NaN },
+      { limitTokens: Number.POSITIVE_INFINITY },
+      { limitTokens: Number.NaN },
+    ]) {
+      const result = await manager.recover(run(1), { ...outputLed, ...figures });
+      expect(result.action).not.toBe('lower-output');
+    }
+    expect(events.filter((event) => event.type === 'window-learned').map((event) => event.type === 'window-learned' && event.contextWindow)).toEqual([32_769]);
+  });
 });

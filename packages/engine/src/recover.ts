@@ -26,6 +26,11 @@ function unclassifiedReason(model: string): string {
   return `no provider plugin serves ${JSON.stringify(model)} to classify the error (an overflow is not recognised): register the provider's plugin, or pass a classification such as classifyError(error) of @ctxkit/provider-utils`;
 }
 
+/** A token figure of a classification when it is one (finite, not negative), else undefined: a host's own classification may carry NaN or -1. */
+function figure(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
 /** The smallest output budget recovery offers: below it an answer is rarely worth having. */
 const minimumOutput = 256;
 
@@ -35,16 +40,20 @@ const minimumOutput = 256;
  * reported.
  */
 function roomFor(classification: ErrorClassification): number | undefined {
-  const { limitTokens, inputTokens, reportedTokens } = classification;
+  const [limitTokens, inputTokens, reportedTokens] = [figure(classification.limitTokens), figure(classification.inputTokens), figure(classification.reportedTokens)];
   if (limitTokens === undefined) return undefined;
   if (inputTokens !== undefined) return limitTokens - inputTokens;
   return reportedTokens === undefined ? undefined : limitTokens - reportedTokens;
 }
 
-/** The answer did not fit: the room the provider reported, else half the current budget, never under 256. */
+/**
+ * The answer did not fit: the room the provider reported, else half the current budget, never under 256. The
+ * current budget is the output the error says was requested, when it says: the client may ask for more than
+ * the manager's `maxOutputTokens` (which then would halve a budget the request never used).
+ */
 async function lowerOutput(parts: ManagerParts, model: string, classification: ErrorClassification, signal: AbortSignal | undefined): Promise<RecoverResult> {
   const window = await decideWindow(parts, model, signal);
-  const current = window.maxOutputTokens || 4_096;
+  const current = figure(classification.requestedOutputTokens) || window.maxOutputTokens || 4_096;
   const room = roomFor(classification);
   const lowered = Math.max(minimumOutput, Math.floor(room !== undefined && room > 0 && room < current ? room : current / 2));
   return { action: 'lower-output', classification, maxOutputTokens: lowered };
@@ -59,11 +68,12 @@ function refusal(parts: ManagerParts, messages: readonly Message[]): string | un
 
 /** Lowers the model's window to the limit an overflow error named, when that is lower than what was known. */
 function learnWindow(parts: ManagerParts, model: string, classification: ErrorClassification): void {
-  if (classification.limitTokens === undefined || classification.limitTokens <= 0) return;
+  const limitTokens = figure(classification.limitTokens);
+  if (limitTokens === undefined || limitTokens <= 0) return;
   const known = parts.learned.get(model);
-  if (known !== undefined && classification.limitTokens >= known) return;
-  parts.learned.set(model, classification.limitTokens);
-  parts.emit({ type: 'window-learned', model, contextWindow: classification.limitTokens, from: classification });
+  if (known !== undefined && limitTokens >= known) return;
+  parts.learned.set(model, limitTokens);
+  parts.emit({ type: 'window-learned', model, contextWindow: limitTokens, from: classification });
 }
 
 /** Compacts once after an overflow, below the (possibly learned) window's target. */
@@ -119,7 +129,7 @@ async function recoveryFor(parts: ManagerParts, messages: readonly Message[], cl
  * fix, not a shorter transcript. Off with `overflowRecovery: false`.
  */
 async function outputOverruns(parts: ManagerParts, model: string, classification: ErrorClassification, signal: AbortSignal | undefined): Promise<boolean> {
-  const { inputTokens, requestedOutputTokens, limitTokens } = classification;
+  const [inputTokens, requestedOutputTokens, limitTokens] = [figure(classification.inputTokens), figure(classification.requestedOutputTokens), figure(classification.limitTokens)];
   if (inputTokens === undefined || requestedOutputTokens === undefined || limitTokens === undefined) return false;
   if (parts.options.overflowRecovery === false || limitTokens - inputTokens < minimumOutput || inputTokens + requestedOutputTokens <= limitTokens) return false;
   // The limit is the window as served: learned first, so the target below (and the next prepare) use it.

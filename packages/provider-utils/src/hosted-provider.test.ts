@@ -137,6 +137,18 @@ describe('createHostedProvider', () => {
     expect(calls).toEqual(['http://127.0.0.1:9/v1/models/any']);
   });
 
+  it('rejects a discovery deadline that is not a number of milliseconds above zero, saying what it got', () => {
+    for (const [value, said] of [
+      [0, 'got 0'],
+      [-1, 'got -1'],
+      [Number.NaN, 'got NaN'],
+      [Number.POSITIVE_INFINITY, 'got Infinity'],
+      ['5000', 'got the string "5000"'],
+    ] as const) {
+      expect(() => myApiProvider({ discoveryDeadlineMs: value as number })).toThrow(`discoveryDeadlineMs must be a finite number above zero, ${said}`);
+    }
+  });
+
   it('rejects a bad id or default window', () => {
     expect(() => myApiProvider({ id: 'my api' })).toThrow(`[ctxkit:my-api] id must be a name of letters, digits, '.', '_' or '-', got "my api"`);
     expect(() => myApiProvider({ defaultWindow: 0 })).toThrow(

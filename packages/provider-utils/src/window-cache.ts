@@ -114,7 +114,11 @@ function encodeModelId(model: string): string {
 function checkPositive(name: string, value: number | undefined, allowZero = false): void {
   if (value === undefined) return;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
-    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'provider-utils', message: `window cache: ${name} must be a finite number above zero, got ${String(value)}` });
+    throw new CtxkitError({
+      code: 'INVALID_ARGUMENT',
+      source: 'provider-utils',
+      message: `window cache: ${name} must be a finite number above zero, got ${typeof value === 'string' ? `the string ${JSON.stringify(value)}` : String(value)}`,
+    });
   }
 }
 

@@ -46,6 +46,17 @@ describe.skipIf(!installed)('redisStore on a real redis-server (127.0.0.1)', () 
 
   runStoreConformance('redis', () => open({ base: 'conformance' }));
 
+  it('refuses to claim the keys setItem refuses, so "" never takes the base key itself', async () => {
+    const store = open({ base: 'claims' });
+    for (const key of ['', '.', '..', 'a:..', 'a:.:b']) {
+      await expect(store.setItemIfAbsent!(key, 1)).rejects.toThrow(`setItemIfAbsent ${JSON.stringify(key)} failed`);
+      await expect(store.setItem(key, 1)).rejects.toThrow('Invalid key');
+    }
+    expect(await store.client.exists('claims', 'claims:a:..', 'claims:a:.:b')).toBe(0);
+    expect(await store.setItemIfAbsent!('键🔑:a/b', 1)).toBe(true);
+    expect(await store.getItem('键🔑:a:b')).toBe(1);
+  });
+
   it('expires archive entries after ttlSeconds and keeps windows and calibrations', async () => {
     const store = open({ base: 'fleet-a', ttlSeconds: 3_600 });
     const archive = conversationStore(store, 'ticket-8812');

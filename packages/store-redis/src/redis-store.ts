@@ -1,7 +1,7 @@
 import { CtxkitError, conversationKeyPrefix, type StorePlugin } from '@ctxkit/core';
 import { unstorageStore } from '@ctxkit/store';
 import type { Redis } from 'ioredis';
-import { createStorage, joinKeys } from 'unstorage';
+import { createStorage, hasDotSegment, joinKeys, normalizeKey } from 'unstorage';
 import redisDriver from 'unstorage/drivers/redis';
 
 const source = 'store-redis';
@@ -165,6 +165,9 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
     // JSON text), so a claimed entry reads back through getItem like any other and expires like one.
     setItemIfAbsent(key, value) {
       return call('setItemIfAbsent', key, async () => {
+        // The keys unstorage refuses for setItem and getItem: claimed, "" would take the base key itself.
+        const normalized = normalizeKey(key);
+        if (!normalized || hasDotSegment(normalized)) throw new Error(`Invalid key: ${JSON.stringify(key)}. Empty keys and "." or ".." segments are refused, as setItem refuses them`);
         const text = JSON.stringify(value);
         const redisKey = joinKeys(base ?? '', key);
         const ttl = ttlSeconds > 0 && isArchiveKey(key) ? ttlSeconds : undefined;

@@ -1,18 +1,37 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { CtxkitError, type StorePlugin } from '@ctxkit/core';
-import { createStorage, normalizeKey } from 'unstorage';
+import { createStorage, hasDotSegment, normalizeKey } from 'unstorage';
 import fsLiteDriver from 'unstorage/drivers/fs-lite';
 import { unstorageStore } from './unstorage-store.ts';
 
 /**
  * The file of a key, where the fs-lite driver keeps it: the key normalised as unstorage normalises it,
- * each `:` a folder. A `..` segment is refused, as the driver refuses it.
+ * each `:` a folder. A key unstorage refuses for `setItem` (empty once normalised, or with a `.` or `..`
+ * segment) is refused here too: `""` and `"."` would otherwise name the store's own folder, and a claim
+ * made before the folder exists would create it as a file.
  */
 function fileOf(base: string, key: string): string {
   const normalized = normalizeKey(key);
-  if (/\.\.:|\.\.$/.test(normalized)) throw new Error(`Invalid key: ${JSON.stringify(key)}. It should not contain .. segments`);
+  if (!normalized || hasDotSegment(normalized)) throw new Error(`Invalid key: ${JSON.stringify(key)}. Empty keys and "." or ".." segments are refused, as setItem refuses them`);
   return join(base, normalized.replace(/:/g, '/'));
+}
+
+/**
+ * Creates `file` with `text` only when nothing is there (`O_EXCL`); false when a file is. Only the create's
+ * own EEXIST means taken: a folder there (a key that is the prefix of other keys) or a file where a parent
+ * folder should be is a failure, as it is for `setItem`, since `getItem` reads such a key as empty.
+ */
+async function createExclusive(file: string, text: string): Promise<boolean> {
+  await mkdir(dirname(file), { recursive: true });
+  try {
+    await writeFile(file, text, { encoding: 'utf8', flag: 'wx' });
+    return true;
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException)?.code !== 'EEXIST') throw cause;
+    if ((await stat(file)).isDirectory()) throw new Error('the key is the folder of other keys, which setItem cannot write either');
+    return false;
+  }
 }
 
 /**
@@ -32,12 +51,8 @@ export function fileStore(dir = '.ctxkit'): StorePlugin<'file'> {
     // when absent: the file system decides which of several writers gets it.
     async setItemIfAbsent(key, value) {
       try {
-        const file = fileOf(base, key);
-        await mkdir(dirname(file), { recursive: true });
-        await writeFile(file, JSON.stringify(value), { encoding: 'utf8', flag: 'wx' });
-        return true;
+        return await createExclusive(fileOf(base, key), JSON.stringify(value));
       } catch (cause) {
-        if ((cause as NodeJS.ErrnoException)?.code === 'EEXIST') return false;
         throw new CtxkitError({ code: 'STORE_ERROR', source: 'store', message: `setItemIfAbsent ${JSON.stringify(key)} failed: ${(cause as Error)?.message ?? String(cause)}`, cause });
       }
     },

@@ -42,6 +42,37 @@ describe('fileStore.setItemIfAbsent', () => {
   });
 });
 
+describe('fileStore.setItemIfAbsent: keys setItem refuses', () => {
+  it('refuses "", "." and a "." segment before touching the disk, so the store folder is never created as a file', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'ctxkit-store-')), 'not-yet');
+    const store = fileStore(dir);
+    for (const key of ['', '.', ':', 'a:.:b']) {
+      await expect(store.setItemIfAbsent!(key, 1)).rejects.toThrow(`[ctxkit:store] setItemIfAbsent ${JSON.stringify(key)} failed: Invalid key`);
+    }
+    await store.setItem('windows:m', 1);
+    expect(await store.getItem('windows:m')).toBe(1);
+  });
+
+  it('refuses a key that is the folder of other keys, or sits under another key, instead of answering that it is taken', async () => {
+    const store = fileStore(mkdtempSync(join(tmpdir(), 'ctxkit-store-')));
+    await store.setItem('conversations:a:r1', 1);
+    expect(await store.getItem('conversations:a')).toBeNull();
+    await expect(store.setItemIfAbsent!('conversations:a', 2)).rejects.toThrow('setItemIfAbsent "conversations:a" failed: the key is the folder of other keys');
+    await store.setItem('leaf', 1);
+    await expect(store.setItemIfAbsent!('leaf:child', 2)).rejects.toThrow('[ctxkit:store] setItemIfAbsent "leaf:child" failed');
+  });
+});
+
+describe('fileStore.getItem: read failures', () => {
+  it('rejects with STORE_ERROR when the file cannot be read, instead of answering the error as the value', async () => {
+    const store = fileStore(mkdtempSync(join(tmpdir(), 'ctxkit-store-')));
+    await store.setItem('leaf', 1);
+    await expect(store.getItem('leaf:child')).rejects.toThrow('[ctxkit:store] getItem "leaf:child" failed: ENOTDIR');
+    await expect(store.getItem('x'.repeat(300))).rejects.toThrow('ENAMETOOLONG');
+    expect(await store.getItem('absent')).toBeNull();
+  });
+});
+
 describe('unstorageStore', () => {
   it('prefixes keys so several users can share one storage', async () => {
     const storage = createStorage();

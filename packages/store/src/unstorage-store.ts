@@ -37,7 +37,14 @@ export function unstorageStore(storage: Storage, options: UnstorageStoreOptions 
     specificationVersion: 'v1',
     kind: 'store',
     id: 'unstorage',
-    getItem: <T>(key: string) => guard('getItem', key, async () => ((await storage.getItem(prefix + key)) ?? null) as T | null),
+    // unstorage's file drivers hand back a read failure other than "not found" (ENOTDIR, ENAMETOOLONG, a NUL
+    // in the path) as the value read instead of throwing it: it is a failure here, not a stored entry.
+    getItem: <T>(key: string) =>
+      guard('getItem', key, async () => {
+        const value = await storage.getItem(prefix + key);
+        if (value instanceof Error) throw value;
+        return (value ?? null) as T | null;
+      }),
     // unstorage parses what it reads back (destr), so a string such as "123" or "true" would come back as a
     // number or boolean: strings go in as JSON text, which reads back as the same string.
     setItem: (key, value) =>

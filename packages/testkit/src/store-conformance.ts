@@ -42,7 +42,8 @@ const same = (actual: unknown, expected: unknown) => JSON.stringify(actual) === 
  * back as it went in (strings byte for byte, also when they look like JSON or numbers); the last write
  * wins; a removed key reads `null`, and removing an absent key is no error; values are copies; distinct
  * keys never share an entry; a `scopedStore` view sees only its own keys. A store that offers
- * `setItemIfAbsent` writes only into an empty key, and of several racing calls on one key exactly one wins.
+ * `setItemIfAbsent` writes only into an empty key, refuses the keys `setItem` refuses, and of several racing
+ * calls on one key exactly one wins.
  * Rejects with the first broken rule (and fast-check's seed for a generated value).
  * @param createStore makes a store; it may be shared, every check writes under its own key prefix
  */
@@ -114,6 +115,21 @@ async function checkSetItemIfAbsent(store: StorePlugin, fail: (rule: string) => 
   if ((await claim('set-first', 'by setItemIfAbsent')) !== false) fail('setItemIfAbsent must see a key written by setItem');
   await store.removeItem('claimed');
   if ((await claim('claimed', 'again')) !== true) fail('setItemIfAbsent must write into a removed key');
+  // A key setItem refuses (file and Redis stores refuse `.` and `..` segments) must be refused here too: a
+  // claim there writes where no read can see it (a file store's `.` is its own folder).
+  for (const key of ['odd:.:key', 'odd:..:key']) {
+    const written = await store.setItem(key, 'by setItem').then(
+      () => true,
+      () => false,
+    );
+    const claimed = await claim(key, 'by setItemIfAbsent').then(
+      (answer) => JSON.stringify(answer),
+      () => 'a refusal',
+    );
+    if (!written && claimed !== 'a refusal') fail(`setItemIfAbsent(${JSON.stringify(key)}) must refuse a key setItem refuses; it answered ${claimed}`);
+    if (written && claimed !== 'false') fail(`setItemIfAbsent(${JSON.stringify(key)}) on a key setItem wrote must answer false; it answered ${claimed}`);
+    if (written) await store.removeItem(key);
+  }
   const answers = await Promise.all(Array.from({ length: 8 }, (_, racer) => claim('raced', racer)));
   if (answers.filter(Boolean).length !== 1) fail(`of 8 racing setItemIfAbsent calls on one key exactly one must win, ${answers.filter(Boolean).length} did`);
   if ((await store.getItem('raced')) !== answers.indexOf(true)) fail("the key raced for must hold the winner's value");

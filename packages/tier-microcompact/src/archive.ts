@@ -70,9 +70,32 @@ export function writeKey(store: StorePlugin, key: string, value: unknown): Promi
   return guarded('writing', key, () => store.setItem(key, value));
 }
 
-/** Writes a store key only when it is empty (`setItemIfAbsent`), turning a driver failure into STORE_ERROR; true when written. */
+/**
+ * Writes a store key only when it is empty (`setItemIfAbsent`), turning a driver failure into STORE_ERROR;
+ * true when written.
+ * @throws CtxkitError STORE_ERROR when the store answers anything but a boolean: a claim it made but did not
+ * report as `true` (Redis's `SETNX` 1, `SET NX` "OK") would otherwise read as taken, and probing would claim
+ * handle after handle without end
+ */
 export function claimKey(store: StorePlugin, key: string, value: unknown): Promise<boolean> {
-  return guarded('claiming', key, async () => (await store.setItemIfAbsent?.(key, value)) === true);
+  return guarded('claiming', key, async () => {
+    const answer: unknown = await store.setItemIfAbsent?.(key, value);
+    if (typeof answer === 'boolean') return answer;
+    throw new CtxkitError({
+      code: 'STORE_ERROR',
+      source,
+      message: `store "${store.id}" answered setItemIfAbsent(${JSON.stringify(key)}) with ${describeAnswer(answer)}: it must answer true when it wrote the key and false when the key was taken`,
+    });
+  });
+}
+
+function describeAnswer(answer: unknown): string {
+  if (answer === undefined) return 'undefined';
+  try {
+    return `${typeof answer} ${JSON.stringify(answer)?.slice(0, 40) ?? String(answer)}`;
+  } catch {
+    return typeof answer;
+  }
 }
 
 /**

@@ -91,4 +91,30 @@ describe('microcompactTier: a store whose setItemIfAbsent breaks the contract', 
     expect(outcome).toMatchObject({ status: 'skipped' });
     expect(outcome.status === 'skipped' && outcome.reason).toContain('store "memory" refused setItemIfAbsent("r1") three times while the key read empty');
   });
+
+  // A host's own store over Redis answering SETNX's 1 (or SET NX's "OK") wrote the key, but read as a refusal
+  // the handle looked taken and planning claimed r2, r3, … without end.
+  for (const [name, answer] of [
+    ['1, as SETNX answers', 1],
+    ['"OK", as SET NX answers', 'OK'],
+    ['undefined', undefined],
+  ] as const) {
+    it(`skips with the reason when setItemIfAbsent writes and answers ${name}`, async () => {
+      const inner = memoryStore();
+      let claims = 0;
+      const store: StorePlugin = {
+        ...inner,
+        setItemIfAbsent: async (key, value) => {
+          claims += 1;
+          if (claims > 50) throw new Error('probed past 50 handles');
+          return ((await inner.setItemIfAbsent!(key, value)) ? answer : 0) as never;
+        },
+      };
+      const messages = codingRun();
+      const outcome = await microcompactTier().apply(messages, tierContext({ messages, protectedStart: 12, store }));
+      expect(outcome).toMatchObject({ status: 'skipped' });
+      expect(outcome.status === 'skipped' && outcome.reason).toContain('store "memory" answered setItemIfAbsent("r1") with');
+      expect(claims).toBe(1);
+    });
+  }
 });
