@@ -60,5 +60,18 @@ export interface CreateCtxkitOptions extends Omit<ContextManagerOptions, 'regist
  * ```
  */
 export function createCtxkit(options: CreateCtxkitOptions): ContextManager {
-  return createContextManager({ ...options, plugins: [...defaultPlugins(options), ...(options.plugins ?? [])] });
+  // The preset's own options become plugins; the manager gets the rest (it refuses options it does not read).
+  const {
+    summarizer: _summarizer,
+    store: _store,
+    encoding: _encoding,
+    summary: _summary,
+    microcompact: _microcompact,
+    images: _images,
+    onDevice: _onDevice,
+    trim: _trim,
+    editedFiles: _editedFiles,
+    ...managerOptions
+  } = options;
+  return createContextManager({ ...managerOptions, plugins: [...defaultPlugins(options), ...(options.plugins ?? [])] });
 }

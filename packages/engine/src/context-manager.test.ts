@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Message, type ProviderPlugin, type ThresholdPolicyPlugin, type TierPlugin, type TokenizerPlugin, textOf } from '@ctxkit/core';
+import { type Message, memoryStore, type ProviderPlugin, type ThresholdPolicyPlugin, type TierPlugin, type TokenizerPlugin, textOf } from '@ctxkit/core';
 import { deterministicSummarizer } from '@ctxkit/testkit';
 import { createMeter, type Meter, tiktokenCounter } from '@ctxkit/tokens';
 import { describe, expect, it } from 'vitest';
@@ -601,5 +601,20 @@ describe('recover: an overflow the output budget causes', () => {
       expect(result.action).not.toBe('lower-output');
     }
     expect(events.filter((event) => event.type === 'window-learned').map((event) => event.type === 'window-learned' && event.contextWindow)).toEqual([32_769]);
+  });
+});
+
+describe('createContextManager: options it does not read', () => {
+  it('refuses a store passed as an option, saying it is a plugin, instead of archiving in memory without a word', () => {
+    expect(() => createContextManager({ model: 'm', contextWindow: 16_000, store: memoryStore() } as never)).toThrow(
+      'createContextManager has no option "store": a store is a plugin here: pass it in `plugins` (createCtxkit of the ctxkit package takes it as `store`)',
+    );
+  });
+
+  it('refuses a misspelt option, listing the ones it has, and lets an undefined one through', () => {
+    expect(() => createContextManager({ model: 'm', contextWindow: 16_000, keepRecentTurn: 2 } as never)).toThrow(
+      /has no option "keepRecentTurn": its options are plugins, registry, model, .*keepRecentTurns/,
+    );
+    expect(createContextManager({ model: 'm', contextWindow: 16_000, store: undefined } as never).registry).toBeDefined();
   });
 });

@@ -62,11 +62,59 @@ function createManagerParts(options: ContextManagerOptions, registry: Registry):
   };
 }
 
+/** Every option {@link createContextManager} reads (the keys of `ContextManagerOptions`). */
+const optionNames: ReadonlySet<string> = new Set([
+  'plugins',
+  'registry',
+  'model',
+  'contextWindow',
+  'maxOutputTokens',
+  'policy',
+  'keepRecentTurns',
+  'target',
+  'compactionDepth',
+  'reinjection',
+  'tools',
+  'toolLoader',
+  'proactive',
+  'overflowRecovery',
+  'onDeviceCompaction',
+  'recentRegionShare',
+  'conversationId',
+  'storeTimeoutMs',
+  'meter',
+  'summarizerGuard',
+  'onEvent',
+]);
+
+/** What to say about an option that is a plugin here (the `ctxkit` preset takes some of them as options). */
+const pluginOptionHints: Readonly<Record<string, string>> = {
+  store: 'a store is a plugin here: pass it in `plugins` (createCtxkit of the ctxkit package takes it as `store`)',
+  summarizer: 'a summarizer is a plugin here: pass it in `plugins` (createCtxkit of the ctxkit package takes it as `summarizer`)',
+  tokenizer: 'a tokenizer is a plugin here: pass it in `plugins`',
+  estimator: 'an estimator is a plugin here: pass it in `plugins`',
+  provider: 'a provider is a plugin here: pass it in `plugins`',
+  providers: 'providers are plugins here: pass them in `plugins`',
+  tiers: 'tiers are plugins here: pass them in `plugins`, in the order they run',
+};
+
+/**
+ * Refuses an option the manager does not read, which would otherwise be dropped without a word (a `store`
+ * passed beside `plugins` left archives in memory). TypeScript catches these in an object literal; a spread
+ * configuration or plain JavaScript does not. A key whose value is undefined is let through.
+ */
+function checkOptionNames(options: object): void {
+  const unknown = Object.entries(options).find(([name, value]) => value !== undefined && !optionNames.has(name))?.[0];
+  if (unknown === undefined) return;
+  const hint = pluginOptionHints[unknown] ?? `its options are ${[...optionNames].join(', ')}`;
+  throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'engine', message: `createContextManager has no option ${JSON.stringify(unknown)}: ${hint}` });
+}
+
 /**
  * Creates the context manager of one agent run: `prepare` before each request, `record` after each
  * response, `recover` on a provider error. The steps are module functions (prepare.ts, compact.ts,
  * tier-loop.ts, recover.ts); this factory resolves the plugins and holds the state they share.
- * @throws CtxkitError INVALID_ARGUMENT for a missing model or a bad option; PLUGIN_NOT_FOUND for a `policy` id that is not registered
+ * @throws CtxkitError INVALID_ARGUMENT for a missing model, a bad option or an option it does not have; PLUGIN_NOT_FOUND for a `policy` id that is not registered
  * @example
  * ```ts
  * const manager = createContextManager({
@@ -83,6 +131,7 @@ export function createContextManager<P extends AnyPlugin = AnyPlugin>(options: C
   if (!options || typeof options.model !== 'string' || options.model === '') {
     throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'engine', message: 'createContextManager needs a model id (the model a request uses unless prepare names another)' });
   }
+  checkOptionNames(options);
   const registry: Registry<P> = options.registry ?? createRegistry(options.plugins ?? []);
   const parts = createManagerParts(options, registry);
   return {
