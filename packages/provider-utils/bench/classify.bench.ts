@@ -73,6 +73,7 @@ const holdout41: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout42: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-42.json'), 'utf8'));
 const holdout43: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-43.json'), 'utf8'));
 const holdout44: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-44.json'), 'utf8'));
+const holdout45: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-45.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -188,6 +189,7 @@ for (const [name, set, file] of [
   ['forty-second', holdout42, 'provider-errors-holdout-42.json'],
   ['forty-third', holdout43, 'provider-errors-holdout-43.json'],
   ['forty-fourth', holdout44, 'provider-errors-holdout-44.json'],
+  ['forty-fifth', holdout45, 'provider-errors-holdout-45.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);

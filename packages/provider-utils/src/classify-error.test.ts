@@ -269,6 +269,23 @@ describe('classifyError on the forty-fourth held-out set’s families (decision 
   });
 });
 
+describe('classifyError on the forty-fifth held-out set’s families (decision 0064)', () => {
+  it('reads "too many tokens" with "slow down" after it as throttling, not an overflow', () => {
+    expect(classifyError('Too many tokens in flight, slow down and retry')).toMatchObject({ kind: 'rate_limit', retryable: true });
+  });
+
+  it('reads tokens over what the model takes, and a prompt length above the limit, as an overflow', () => {
+    expect(classifyError({ status: 400, body: 'request rejected: 250000 tokens exceed what this model can handle' })).toMatchObject({ kind: 'context_overflow' });
+    expect(classifyError({ status: 400, body: "input length is above the model's maximum" })).toMatchObject({ kind: 'context_overflow' });
+  });
+
+  it('does not read vLLM failing to start for want of KV-cache memory as an overflow', () => {
+    const log =
+      "ValueError: To serve at least one request with the models's max seq len (131072), (16.00 GiB KV cache is needed, which is larger than the available KV cache memory (9.10 GiB). Based on the available memory, the estimated maximum model length is 74448.";
+    expect(classifyError(log)).toMatchObject({ kind: 'other', fallback: true, retryable: false });
+  });
+});
+
 describe('classifyError: input and output stated apart, for the engine to size the output budget', () => {
   it('keeps the input beside the requested output on an overflow the output budget causes', () => {
     const tgi = classifyError({ status: 422, body: '`inputs` tokens + `max_new_tokens` must be <= 32769. Given: 364 `inputs` tokens and 32768 `max_new_tokens`' });

@@ -254,8 +254,9 @@ const overflowWords = [
   /context (?:window|length|size) (?:is|of) \d+k?\b[^.]{0,30}\brequested\b/i,
   // "Request too large for the model's context window", "Prompt too large for this model"
   /\b(?:request|prompt)\b[^.]{0,20}too (?:large|long) for (?:the |this )?(?:[\w.:/-]+ )?model\b/i,
-  // "too many tokens" on a bad request; with "please wait" or "per minute" it is Bedrock's throttling
-  /too many (?:input |prompt )?tokens(?! per)(?![^.]{0,40}(?:please wait|try again|wait before))/i,
+  // "too many tokens" on a bad request; with "please wait", "slow down" or "per minute" it is Bedrock's throttling
+  // ("Too many tokens, slow down.", a ConverseStream throttlingException; decision 0064, a forty-fifth set)
+  /too many (?:input |prompt )?tokens(?! per)(?![^.]{0,40}(?:please wait|try again|wait before|slow down))/i,
   // "token count 140000 exceeds the maximum of 128000"
   /\btoken count\b[^.]{0,30}?\bexceed/i,
   // TGI "`inputs` must have less than N tokens", bare "maximum context window", "token limit exceeded"
@@ -293,7 +294,15 @@ const overflowWords = [
   /\b(?:input |prompt )?token count (?:is|of) \d+,? but (?:the )?model (?:only )?supports? (?:up to|at most|a maximum of) \d+/i,
   // Volcano Ark's "Total tokens of image and text exceed max message tokens": tokens over a per-message or context token cap
   /\btokens?\b[^.]{0,40}?\bexceed\w*\s+(?:the\s+)?max(?:imum)?\s+(?:message|context|input|prompt|model)\s+tokens?\b/i,
+  // Tokens over what the model takes ("total tokens 300k exceed what the model supports"), and a prompt's length "above
+  // the limit" (decision 0064, a forty-fifth set)
+  /\btokens?\b[^.]{0,30}?\bexceed\w*\s+what (?:the |this )?model (?:can )?(?:supports?|handles?|accepts?|allows?)\b/i,
+  /\b(?:prompt|input|context)[\s_]+(?:length|size|tokens?)\s+(?:is\s+)?above\s+(?:the\s+|its\s+|your\s+)?(?:model(?:'s)?\s+)?(?:limit|maximum|max)\b/i,
 ];
+// vLLM failing to start because the KV cache its max_model_len needs is larger than the GPU memory left ("KV cache is
+// needed, which is larger than the available KV cache memory ... decreasing `max_model_len` when initializing the
+// engine"): no request was too long, though the words name a model length (decision 0064, a forty-fifth set).
+const kvCacheMemoryAtStart = /\bkv cache is needed\b[^.]{0,60}?\bavailable kv cache memory\b/i;
 // A file, image, audio or video over a size limit (Volcano Ark's "the size of the input image exceeds the limit"): an
 // oversized attachment, not an oversized context, unless tokens are named.
 const mediaTooLarge = /\b(?:size of (?:the |an? )?(?:input |uploaded )?(?:image|picture|audio|video|file)|(?:image|picture|audio|video|file) (?:file )?size)s?\b[^.]{0,20}?\bexceed/i;
@@ -526,6 +535,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
     if (found.provider && /cerebras/i.test(found.provider)) return { kind: 'context_overflow' };
     return { kind: 'other', fallback: true, retryable: status === 400 };
   }
+  if (kvCacheMemoryAtStart.test(text)) return { kind: 'other', fallback: true, retryable: false };
   // A closed account is closed whatever status it comes with (Z.ai answers a locked account with a 429).
   if (unavailableToAccount.test(text) && !rateLimitWords.test(text)) return { kind: 'other', fallback: true, retryable: false };
   if ((deadlinePassed.test(text) || upstreamNoAnswerChinese.test(text)) && !rateLimitWords.test(text)) return { kind: 'timeout', retryable: true };
