@@ -20,6 +20,12 @@ export function memoryStore(): StorePlugin<'memory'> {
     async removeItem(key) {
       entries.delete(key);
     },
+    async getItems(keys) {
+      return keys.map((key) => {
+        const value = entries.get(key);
+        return value === undefined ? null : JSON.parse(value);
+      });
+    },
     async setItemIfAbsent(key, value) {
       if (entries.has(key)) return false;
       entries.set(key, JSON.stringify(value));

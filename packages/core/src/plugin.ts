@@ -93,6 +93,13 @@ export interface StorePlugin<Id extends string = string> extends PluginBase<'sto
    * one. A store that cannot do this atomically leaves it out, and callers fall back to read-then-write.
    */
   setItemIfAbsent?(key: string, value: unknown): Promise<boolean>;
+  /**
+   * Reads several keys in one call: the values in the order of `keys` (a key given twice answered twice),
+   * `null` for an absent key, each a copy as `getItem` gives it. Microcompaction reads its fingerprints
+   * and records with it, so a step costs a few round trips to a networked store instead of one per key.
+   * A store without a batched read leaves it out, and callers read key by key.
+   */
+  getItems?(keys: readonly string[]): Promise<unknown[]>;
 }
 
 /** A request to write a summary of some messages. */

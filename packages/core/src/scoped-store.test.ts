@@ -80,3 +80,45 @@ describe('setItemIfAbsent through store views', () => {
     expect(await boundedStore(memoryStore(), 1_000).setItemIfAbsent!('r1', 'x')).toBe(true);
   });
 });
+
+describe('getItems through store views', () => {
+  it('a scoped or conversation view reads its own keys in one call, in order, and a store without the method gives a view without it', async () => {
+    const store = memoryStore();
+    await store.setItem('run-1:r1', 'first');
+    await store.setItem('run-1:r2', { second: true });
+    await store.setItem('r1', 'unscoped');
+    const calls: (readonly string[])[] = [];
+    const counted: StorePlugin = {
+      ...store,
+      getItems: (keys) => {
+        calls.push(keys);
+        return store.getItems!(keys);
+      },
+    };
+    expect(await scopedStore(counted, 'run-1').getItems!(['r2', 'absent', 'r1', 'r2'])).toEqual([{ second: true }, null, 'first', { second: true }]);
+    expect(calls).toEqual([['run-1:r2', 'run-1:absent', 'run-1:r1', 'run-1:r2']]);
+    await conversationStore(store, 'a:b').setItem('r1', 'in a:b');
+    expect(await conversationStore(store, 'a:b').getItems!(['r1'])).toEqual(['in a:b']);
+    const { getItems: _left, ...plain } = memoryStore();
+    expect(scopedStore(plain, 'run-1').getItems).toBeUndefined();
+    expect(conversationStore(plain, 'a').getItems).toBeUndefined();
+    expect(boundedStore(plain, 1_000).getItems).toBeUndefined();
+  });
+
+  it('a bounded view bounds the whole batch as one call, naming its keys', async () => {
+    const stuck: StorePlugin = { ...memoryStore(), getItems: () => new Promise<unknown[]>(() => {}) };
+    await expect(boundedStore(stuck, 20).getItems!(['r1', 'r2', 'r3', 'r4', 'r5'])).rejects.toThrow('getItems "r1", "r2", "r3" and 2 more timed out after 20 ms (store "memory")');
+    const store = memoryStore();
+    await store.setItem('r1', 'x');
+    expect(await boundedStore(store, 1_000).getItems!(['r1', 'r9'])).toEqual(['x', null]);
+  });
+
+  it('memoryStore answers copies, one per key asked, so changing one changes neither the store nor its twin', async () => {
+    const store = memoryStore();
+    await store.setItem('r1', { list: [1] });
+    const [first, twin] = (await store.getItems!(['r1', 'r1'])) as { list: number[] }[];
+    first!.list.push(2);
+    expect(twin).toEqual({ list: [1] });
+    expect(await store.getItem('r1')).toEqual({ list: [1] });
+  });
+});

@@ -1,6 +1,22 @@
 import { CtxkitError } from './ctxkit-error.ts';
 import type { StorePlugin } from './plugin.ts';
 
+/**
+ * Keys as an error message names them: the first three quoted, and how many more, so a batched read of
+ * forty keys is recognisable without filling a log line.
+ * @example
+ * ```ts
+ * describeKeys(['r1', 'r2', 'r3', 'r4']); // '"r1", "r2", "r3" and 1 more'
+ * ```
+ */
+export function describeKeys(keys: readonly string[]): string {
+  const named = keys
+    .slice(0, 3)
+    .map((key) => JSON.stringify(key))
+    .join(', ');
+  return keys.length > 3 ? `${named} and ${keys.length - 3} more` : named;
+}
+
 /** The key prefix under which every conversation's entries live: `conversations:<id>:`. */
 export const conversationKeyPrefix = 'conversations:';
 
@@ -27,6 +43,7 @@ export function scopedStore<Id extends string>(store: StorePlugin<Id>, prefix: s
     setItem: (key, value) => store.setItem(at + key, value),
     removeItem: (key) => store.removeItem(at + key),
     ...(store.setItemIfAbsent ? { setItemIfAbsent: (key: string, value: unknown) => store.setItemIfAbsent!(at + key, value) } : {}),
+    ...(store.getItems ? { getItems: (keys: readonly string[]) => store.getItems!(keys.map((key) => at + key)) } : {}),
   };
 }
 
@@ -74,10 +91,11 @@ export function boundedStore<Id extends string>(store: StorePlugin<Id>, timeoutM
     throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'core', message: `boundedStore needs a timeout in milliseconds above 0, got ${String(timeoutMs)}` });
   }
   if (!Number.isFinite(timeoutMs)) return store;
-  const bound = <T>(operation: string, key: string, run: () => Promise<T>): Promise<T> =>
+  // `keys` as the message names them: one quoted key, or a batch described by describeKeys.
+  const bound = <T>(operation: string, keys: string, run: () => Promise<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
-        reject(new CtxkitError({ code: 'STORE_ERROR', source: 'core', message: `${operation} ${JSON.stringify(key)} timed out after ${timeoutMs} ms (store "${store.id}")` }));
+        reject(new CtxkitError({ code: 'STORE_ERROR', source: 'core', message: `${operation} ${keys} timed out after ${timeoutMs} ms (store "${store.id}")` }));
       }, timeoutMs);
       let pending: Promise<T>;
       try {
@@ -100,9 +118,11 @@ export function boundedStore<Id extends string>(store: StorePlugin<Id>, timeoutM
     specificationVersion: store.specificationVersion,
     kind: 'store',
     id: store.id,
-    getItem: <T>(key: string) => bound('getItem', key, () => store.getItem<T>(key)),
-    setItem: (key, value) => bound('setItem', key, () => store.setItem(key, value)),
-    removeItem: (key) => bound('removeItem', key, () => store.removeItem(key)),
-    ...(store.setItemIfAbsent ? { setItemIfAbsent: (key: string, value: unknown) => bound('setItemIfAbsent', key, () => store.setItemIfAbsent!(key, value)) } : {}),
+    getItem: <T>(key: string) => bound('getItem', JSON.stringify(key), () => store.getItem<T>(key)),
+    setItem: (key, value) => bound('setItem', JSON.stringify(key), () => store.setItem(key, value)),
+    removeItem: (key) => bound('removeItem', JSON.stringify(key), () => store.removeItem(key)),
+    ...(store.setItemIfAbsent ? { setItemIfAbsent: (key: string, value: unknown) => bound('setItemIfAbsent', JSON.stringify(key), () => store.setItemIfAbsent!(key, value)) } : {}),
+    // One bound for the whole batch: it is one round trip to the store, and one step's wait.
+    ...(store.getItems ? { getItems: (keys: readonly string[]) => bound('getItems', describeKeys(keys), () => store.getItems!(keys)) } : {}),
   };
 }

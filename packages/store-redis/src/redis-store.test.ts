@@ -27,22 +27,32 @@ describe('redisStore options', () => {
   });
 });
 
-describe.skipIf(!installed)('redisStore on a real redis-server (127.0.0.1)', () => {
-  let server: RedisTestServer;
+/** A redis-server for the enclosing describe, and a way to open stores on it; all are closed after it. */
+function useRedisServer() {
+  const running: { server?: RedisTestServer } = {};
   const stores: RedisStore[] = [];
-  const open = (options: Partial<Parameters<typeof redisStore>[0]> = {}) => {
-    const store = redisStore({ url: server.url, ...options });
-    stores.push(store);
-    return store;
-  };
-
   beforeAll(async () => {
-    server = await startRedisServer();
+    running.server = await startRedisServer();
   });
   afterAll(async () => {
     await Promise.all(stores.map((store) => store.close()));
-    await server?.close();
+    await running.server?.close();
   });
+  return {
+    get server() {
+      return running.server!;
+    },
+    open(options: Partial<Parameters<typeof redisStore>[0]> = {}) {
+      const store = redisStore({ url: running.server!.url, ...options });
+      stores.push(store);
+      return store;
+    },
+  };
+}
+
+describe.skipIf(!installed)('redisStore on a real redis-server (127.0.0.1)', () => {
+  const redis = useRedisServer();
+  const open = redis.open;
 
   runStoreConformance('redis', () => open({ base: 'conformance' }));
 
@@ -99,17 +109,17 @@ describe.skipIf(!installed)('redisStore on a real redis-server (127.0.0.1)', () 
     await archive.setItem('r1', 'written before the outage\r\n');
     await store.setItem('windows:openai:gpt-4o', { learned: { contextWindow: 120_000, at: 1 } });
 
-    await server.stop();
+    await redis.server.stop();
     // Once the client has seen the connection drop, calls fail at once instead of waiting for timeoutMs.
     while (store.client.status === 'ready') await new Promise((resolve) => setTimeout(resolve, 10));
     const failure = await archive.getItem('r1').catch((caught: unknown) => caught);
     expect(CtxkitError.isInstance(failure, 'STORE_ERROR')).toBe(true);
     expect((failure as Error).message).toMatch(/^\[ctxkit:store-redis\] getItem "conversations:outage:r1" failed: Redis at 127\.0\.0\.1:\d+ /);
     await expect(archive.setItem('r2', 'during the outage')).rejects.toThrow(
-      `[ctxkit:store-redis] setItem "conversations:outage:r2" failed: Redis at 127.0.0.1:${server.port} is unreachable (reconnecting)`,
+      `[ctxkit:store-redis] setItem "conversations:outage:r2" failed: Redis at 127.0.0.1:${redis.server.port} is unreachable (reconnecting)`,
     );
 
-    await server.start();
+    await redis.server.start();
     // The client reconnects by itself (a retry or two after the server is back).
     let value: unknown;
     for (let attempt = 0; attempt < 100; attempt += 1) {
@@ -127,7 +137,7 @@ describe.skipIf(!installed)('redisStore on a real redis-server (127.0.0.1)', () 
     const store = open({ base: 'fleet-e', timeoutMs: 100 });
     await store.setItem('windows:a:b', 1);
     await open().client.call('CLIENT', 'PAUSE', '700', 'ALL');
-    await expect(store.getItem('windows:a:b')).rejects.toThrow(`[ctxkit:store-redis] getItem "windows:a:b" failed: Redis at 127.0.0.1:${server.port} did not answer within 100 ms (timeoutMs)`);
+    await expect(store.getItem('windows:a:b')).rejects.toThrow(`[ctxkit:store-redis] getItem "windows:a:b" failed: Redis at 127.0.0.1:${redis.server.port} did not answer within 100 ms (timeoutMs)`);
     await new Promise((resolve) => setTimeout(resolve, 700));
   });
 
@@ -138,16 +148,55 @@ describe.skipIf(!installed)('redisStore on a real redis-server (127.0.0.1)', () 
     try {
       const failure = await store.setItem('windows:a:b', 'x'.repeat(1_000)).catch((caught: unknown) => caught);
       expect(CtxkitError.isInstance(failure, 'STORE_ERROR')).toBe(true);
-      expect((failure as Error).message).toMatch(new RegExp(`^\\[ctxkit:store-redis\\] setItem "windows:a:b" failed: Redis at 127\\.0\\.0\\.1:${server.port} refused it: OOM command not allowed`));
+      expect((failure as Error).message).toMatch(
+        new RegExp(`^\\[ctxkit:store-redis\\] setItem "windows:a:b" failed: Redis at 127\\.0\\.0\\.1:${redis.server.port} refused it: OOM command not allowed`),
+      );
     } finally {
       await admin.client.call('CONFIG', 'SET', 'maxmemory', '0');
     }
   });
 
   it('fails every call after close()', async () => {
-    const store = redisStore({ url: server.url });
+    const store = redisStore({ url: redis.server.url });
     await store.setItem('windows:x:y', 1);
     await store.close();
     await expect(store.getItem('windows:x:y')).rejects.toThrow('[ctxkit:store-redis] getItem "windows:x:y" failed: the store was closed');
+  });
+});
+
+describe.skipIf(!installed)('redisStore.getItems on a real redis-server (127.0.0.1)', () => {
+  const redis = useRedisServer();
+  const open = redis.open;
+  /** How many times the server ran `command` since it started (INFO commandstats). */
+  const commandCalls = async (command: string) => {
+    const info = String(await open().client.info('commandstats'));
+    return Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
+  };
+
+  it('reads a batch of keys with one MGET, in the order asked, under its base and a conversation', async () => {
+    const store = open({ base: 'batch' });
+    const archive = conversationStore(store, 'ticket-9');
+    await archive.setItem('r1', { handle: 'r1', content: 'line\r\n' });
+    await archive.setItem('microcompact:seen:abc', 'r1');
+    await archive.setItem('text', '123');
+    await store.getItem('warm-up');
+    const [gets, mgets] = [await commandCalls('get'), await commandCalls('mget')];
+    const keys = ['microcompact:seen:abc', 'absent', 'r1', 'text', 'r1'];
+    expect(await archive.getItems!(keys)).toEqual(['r1', null, { handle: 'r1', content: 'line\r\n' }, '123', { handle: 'r1', content: 'line\r\n' }]);
+    expect([(await commandCalls('get')) - gets, (await commandCalls('mget')) - mgets]).toEqual([0, 1]);
+    expect(await store.client.get('batch:conversations:ticket-9:text')).toBe('"123"');
+  });
+
+  it('names the server and the keys when a batch is not answered in time, or the store is closed', async () => {
+    const store = open({ base: 'fleet-g', timeoutMs: 100 });
+    await store.setItem('windows:a:b', 1);
+    await open().client.call('CLIENT', 'PAUSE', '700', 'ALL');
+    await expect(store.getItems!(['windows:a:b', 'r1'])).rejects.toThrow(
+      `[ctxkit:store-redis] getItems "windows:a:b", "r1" failed: Redis at 127.0.0.1:${redis.server.port} did not answer within 100 ms (timeoutMs)`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const closed = redisStore({ url: redis.server.url });
+    await closed.close();
+    await expect(closed.getItems!(['r1'])).rejects.toThrow('[ctxkit:store-redis] getItems "r1" failed: the store was closed');
   });
 });

@@ -1,4 +1,4 @@
-import { CtxkitError, conversationKeyPrefix, type StorePlugin } from '@ctxkit/core';
+import { CtxkitError, conversationKeyPrefix, describeKeys, type StorePlugin } from '@ctxkit/core';
 import { unstorageStore } from '@ctxkit/store';
 import type { Redis } from 'ioredis';
 import { createStorage, hasDotSegment, joinKeys, normalizeKey } from 'unstorage';
@@ -67,8 +67,9 @@ function checkOptions(options: RedisStoreOptions): void {
 /**
  * A failed call as STORE_ERROR that says which server failed and how: ioredis' own messages ("Command
  * timed out", "OOM command not allowed ...") name neither the server nor the option that bounds the wait.
+ * `keys` is the key quoted, or a batch as `describeKeys` names it.
  */
-function located(operation: string, key: string, error: unknown, server: { where: string; timeoutMs: number }): CtxkitError {
+function located(operation: string, keys: string, error: unknown, server: { where: string; timeoutMs: number }): CtxkitError {
   const driverError = CtxkitError.isInstance(error) && error.cause instanceof Error ? error.cause : error;
   const text = driverError instanceof Error ? driverError.message : String(driverError);
   const what = /command timed out/i.test(text)
@@ -76,7 +77,7 @@ function located(operation: string, key: string, error: unknown, server: { where
     : /max retries per request/i.test(text)
       ? `dropped the connection (${text})`
       : `refused it: ${text}`;
-  return new CtxkitError({ code: 'STORE_ERROR', source, message: `${operation} ${JSON.stringify(key)} failed: ${server.where} ${what}`, cause: driverError });
+  return new CtxkitError({ code: 'STORE_ERROR', source, message: `${operation} ${keys} failed: ${server.where} ${what}`, cause: driverError });
 }
 
 /**
@@ -128,25 +129,26 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
   const inner = unstorageStore(storage, { ttlSeconds: (key) => (ttlSeconds > 0 && isArchiveKey(key) ? ttlSeconds : undefined) });
   // Once connected, a call while the client is reconnecting fails at once rather than queueing: a write
   // sent after its caller was told it failed could land later, out of order.
-  const ready = async (operation: string, key: string) => {
-    if (closed) throw new CtxkitError({ code: 'STORE_ERROR', source, message: `${operation} ${JSON.stringify(key)} failed: the store was closed` });
+  const ready = async (operation: string, keys: string) => {
+    if (closed) throw new CtxkitError({ code: 'STORE_ERROR', source, message: `${operation} ${keys} failed: the store was closed` });
     if (client.status === 'wait') await client.connect().catch(() => undefined);
     if (client.status === 'reconnecting' || client.status === 'end' || client.status === 'close') {
       throw new CtxkitError({
         code: 'STORE_ERROR',
         source,
-        message: `${operation} ${JSON.stringify(key)} failed: Redis at ${client.options.host}:${client.options.port} is unreachable (${client.status})`,
+        message: `${operation} ${keys} failed: Redis at ${client.options.host}:${client.options.port} is unreachable (${client.status})`,
       });
     }
   };
-  const call = async <T>(operation: string, key: string, run: () => Promise<T>): Promise<T> => {
-    await ready(operation, key);
+  const callOn = async <T>(operation: string, keys: string, run: () => Promise<T>): Promise<T> => {
+    await ready(operation, keys);
     try {
       return await run();
     } catch (error) {
-      throw located(operation, key, error, { where: `Redis at ${client.options.host}:${client.options.port}`, timeoutMs });
+      throw located(operation, keys, error, { where: `Redis at ${client.options.host}:${client.options.port}`, timeoutMs });
     }
   };
+  const call = <T>(operation: string, key: string, run: () => Promise<T>): Promise<T> => callOn(operation, JSON.stringify(key), run);
   return {
     specificationVersion: 'v1',
     kind: 'store',
@@ -160,6 +162,11 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
     },
     removeItem(key) {
       return call('removeItem', key, () => inner.removeItem(key));
+    },
+    // One MGET (unstorage's Redis driver reads a batch with it), answered as getItem answers each key.
+    getItems(keys) {
+      if (keys.length === 0) return Promise.resolve([]);
+      return callOn('getItems', describeKeys(keys), () => inner.getItems!(keys));
     },
     // SET ... NX on the key and text the unstorage driver writes (base joined as it joins it, the value as
     // JSON text), so a claimed entry reads back through getItem like any other and expires like one.

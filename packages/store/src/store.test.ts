@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CtxkitError } from '@ctxkit/core';
 import { createStorage } from 'unstorage';
+import memoryDriver from 'unstorage/drivers/memory';
 import { describe, expect, it } from 'vitest';
 import { fileStore } from './file-store.ts';
 import { unstorageStore } from './unstorage-store.ts';
@@ -128,5 +129,88 @@ describe('unstorageStore strings', () => {
       { key: 'conversations:c1:r1', ttl: 60 },
       { key: 'windows:ollama:qwen3', ttl: undefined },
     ]);
+  });
+});
+
+describe('unstorageStore.getItems', () => {
+  /** A driver with a batched read that records every call it gets. */
+  const batchedDriver = (answer: (keys: string[]) => { key: string; value: unknown }[]) => {
+    const entries = new Map<string, string>();
+    const calls: string[][] = [];
+    const driver = {
+      name: 'batched',
+      hasItem: async (key: string) => entries.has(key),
+      getItem: async (key: string) => {
+        calls.push([key]);
+        return entries.get(key) ?? null;
+      },
+      getItems: async (items: { key: string }[]) => {
+        calls.push(items.map((item) => item.key));
+        return answer(items.map((item) => item.key)).map((entry) => ({ key: entry.key, value: entry.value ?? entries.get(entry.key) ?? null }));
+      },
+      setItem: async (key: string, value: string) => void entries.set(key, value),
+      getKeys: async () => [...entries.keys()],
+    };
+    return { driver, calls };
+  };
+
+  it('reads every key in one driver call, in the order asked, strings byte for byte, a key asked twice sent once and answered twice', async () => {
+    const { driver, calls } = batchedDriver((keys) => keys.map((key) => ({ key, value: undefined })));
+    const storage = createStorage({ driver });
+    const store = unstorageStore(storage, { prefix: 'run1' });
+    await store.setItem('seen:a', '123');
+    await store.setItem('r1', { handle: 'r1' });
+    await storage.setItem('run1:seen:old', 'r7');
+    calls.length = 0;
+    expect(await store.getItems!(['r1', 'seen:a', 'absent', 'seen:old', 'r1'])).toEqual([{ handle: 'r1' }, '123', null, 'r7', { handle: 'r1' }]);
+    expect(calls).toEqual([['run1:r1', 'run1:seen:a', 'run1:absent', 'run1:seen:old']]);
+    const [first, twin] = (await store.getItems!(['r1', 'r1'])) as { handle: string }[];
+    first!.handle = 'changed';
+    expect(twin).toEqual({ handle: 'r1' });
+    expect(await store.getItems!([])).toEqual([]);
+  });
+
+  it('answers in the order asked when keys sit on different mounts, which unstorage answers mount by mount', async () => {
+    const storage = createStorage();
+    storage.mount('archive', memoryDriver());
+    const store = unstorageStore(storage);
+    await store.setItem('archive:r1', 'in the mount');
+    await store.setItem('archive:r2', 'in the mount too');
+    await store.setItem('windows:a', 'at the root');
+    expect(await store.getItems!(['archive:r1', 'windows:a', 'archive:r2', 'windows:a'])).toEqual(['in the mount', 'at the root', 'in the mount too', 'at the root']);
+  });
+
+  it('reads a key on its own when the driver answers under a key it did not ask for', async () => {
+    const { driver, calls } = batchedDriver((keys) => keys.map((key) => ({ key: `elsewhere:${key}`, value: null })));
+    const store = unstorageStore(createStorage({ driver }));
+    await store.setItem('r1', 'kept');
+    calls.length = 0;
+    expect(await store.getItems!(['r1', 'r2'])).toEqual(['kept', null]);
+    expect(calls).toEqual([['r1', 'r2'], ['r1'], ['r2']]);
+  });
+
+  it('turns a driver failure into one STORE_ERROR naming the keys', async () => {
+    const storage = createStorage({
+      driver: {
+        name: 'broken',
+        hasItem: async () => false,
+        getItem: async () => null,
+        getItems: async () => {
+          throw new Error('connection reset');
+        },
+        getKeys: async () => [],
+      },
+    });
+    const error = await unstorageStore(storage).getItems!(['r1', 'r2', 'r3', 'r4']).catch((caught: unknown) => caught);
+    expect(CtxkitError.isInstance(error, 'STORE_ERROR')).toBe(true);
+    expect((error as Error).message).toBe('[ctxkit:store] getItems "r1", "r2", "r3" and 1 more failed: connection reset');
+  });
+
+  it('on the file store, rejects a batch holding a key whose file cannot be read, and reads absent keys as null', async () => {
+    const store = fileStore(mkdtempSync(join(tmpdir(), 'ctxkit-store-')));
+    await store.setItem('leaf', 1);
+    await store.setItem('text', '123');
+    expect(await store.getItems!(['text', 'absent', 'leaf'])).toEqual(['123', null, 1]);
+    await expect(store.getItems!(['text', 'leaf:child'])).rejects.toThrow('[ctxkit:store] getItems "text", "leaf:child" failed: ENOTDIR');
   });
 });

@@ -1,5 +1,5 @@
-import { CtxkitError, type StorePlugin } from '@ctxkit/core';
-import type { Storage } from 'unstorage';
+import { CtxkitError, describeKeys, type StorePlugin } from '@ctxkit/core';
+import { normalizeKey, type Storage } from 'unstorage';
 
 /** Options for {@link unstorageStore}. */
 export interface UnstorageStoreOptions {
@@ -26,13 +26,15 @@ export interface UnstorageStoreOptions {
  */
 export function unstorageStore(storage: Storage, options: UnstorageStoreOptions = {}): StorePlugin<'unstorage'> {
   const prefix = options.prefix ? `${options.prefix}:` : '';
-  const guard = async <T>(operation: string, key: string, run: () => Promise<T>): Promise<T> => {
+  // `keys`: the key quoted, or a batch as describeKeys names it.
+  const guardKeys = async <T>(operation: string, keys: string, run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
     } catch (cause) {
-      throw new CtxkitError({ code: 'STORE_ERROR', source: 'store', message: `${operation} ${JSON.stringify(key)} failed: ${(cause as Error)?.message ?? String(cause)}`, cause });
+      throw new CtxkitError({ code: 'STORE_ERROR', source: 'store', message: `${operation} ${keys} failed: ${(cause as Error)?.message ?? String(cause)}`, cause });
     }
   };
+  const guard = <T>(operation: string, key: string, run: () => Promise<T>): Promise<T> => guardKeys(operation, JSON.stringify(key), run);
   return {
     specificationVersion: 'v1',
     kind: 'store',
@@ -54,5 +56,31 @@ export function unstorageStore(storage: Storage, options: UnstorageStoreOptions 
         return ttl === undefined ? storage.setItem(prefix + key, stored) : storage.setItem(prefix + key, stored, { ttl });
       }),
     removeItem: (key) => guard('removeItem', key, () => storage.removeItem(prefix + key)),
+    // One storage.getItems call: one MGET on Redis, the driver's getItem per key (in parallel) elsewhere.
+    getItems: (keys) => (keys.length === 0 ? Promise.resolve([]) : guardKeys('getItems', describeKeys(keys), () => readBatch(storage, prefix, keys))),
   };
+}
+
+/**
+ * The values of `keys` through `storage.getItems`, in the order asked. unstorage answers `{ key, value }`
+ * grouped by mount, under the normalised key, so answers are matched by key, not position; a key given
+ * twice is asked once and answered with a copy the second time (as `getItem` gives each caller its own).
+ * A key the answer does not name (a storage of the host's that names keys its own way) is read on its own.
+ */
+async function readBatch(storage: Storage, prefix: string, keys: readonly string[]): Promise<unknown[]> {
+  const unique = [...new Set(keys)];
+  const entries = await storage.getItems(unique.map((key) => prefix + key));
+  const answered = new Map<string, unknown>(entries.map((entry) => [entry.key, entry.value]));
+  const given = new Set<string>();
+  const values: unknown[] = [];
+  for (const key of keys) {
+    const normalized = normalizeKey(prefix + key);
+    let value = answered.has(normalized) ? answered.get(normalized) : await storage.getItem(prefix + key);
+    // The file drivers hand back a read failure as the value (see getItem): a failure, not an entry.
+    if (value instanceof Error) throw value;
+    if (given.has(normalized) && typeof value === 'object' && value !== null) value = structuredClone(value);
+    given.add(normalized);
+    values.push(value ?? null);
+  }
+  return values;
 }

@@ -43,7 +43,8 @@ const same = (actual: unknown, expected: unknown) => JSON.stringify(actual) === 
  * wins; a removed key reads `null`, and removing an absent key is no error; values are copies; distinct
  * keys never share an entry; a `scopedStore` view sees only its own keys. A store that offers
  * `setItemIfAbsent` writes only into an empty key, refuses the keys `setItem` refuses, and of several racing
- * calls on one key exactly one wins.
+ * calls on one key exactly one wins. A store that offers `getItems` answers every key as `getItem` does, in
+ * order, a key asked twice answered twice, each value its own copy.
  * Rejects with the first broken rule (and fast-check's seed for a generated value).
  * @param createStore makes a store; it may be shared, every check writes under its own key prefix
  */
@@ -67,6 +68,11 @@ export async function checkStoreConformance(createStore: () => StorePlugin | Pro
       const read = await store.getItem(key);
       if (!same(read, written)) fail(`${JSON.stringify(key)} was written as ${JSON.stringify(written)} and read back as ${JSON.stringify(read)}`);
       if (typeof written === 'string' && read !== written) fail(`the string under ${JSON.stringify(key)} did not come back byte for byte`);
+      if (store.getItems) {
+        const [batched] = await store.getItems([key]);
+        if (!same(batched, written) || (typeof written === 'string' && batched !== written))
+          fail(`getItems read ${JSON.stringify(key)} as ${JSON.stringify(batched)}, getItem as ${JSON.stringify(read)}`);
+      }
     }),
     { numRuns: runs, seed, includeErrorInReport: true },
   );
@@ -102,6 +108,52 @@ export async function checkStoreConformance(createStore: () => StorePlugin | Pro
   if ((await left.getItem('r1')) !== 'left archive' || (await right.getItem('r1')) !== 'right archive') fail('two scoped views with the same key must not see each other');
   if ((await store.getItem('r1')) !== null) fail('a scoped view must not write the unscoped key');
   if (store.setItemIfAbsent) await checkSetItemIfAbsent(store, fail);
+  if (store.getItems) await checkGetItems(store, fail);
+}
+
+/** Values a batched read must answer exactly as `getItem` does: strings that look like JSON, numbers, objects. */
+const batchValues: Record<string, unknown> = {
+  'batch:object': { list: [1, 2], nested: { text: 'kept' } },
+  'batch:json-text': '{"a":1}',
+  'batch:number-text': '123',
+  'batch:literal-text': 'null',
+  'batch:quoted': '"quoted"',
+  'batch:padded': '  padded  ',
+  'batch:number': 42,
+  'batch:false': false,
+  'batch:list': [1, 'two', null],
+};
+
+/** The optional batched read: what `getItem` reads, key by key, in order, duplicates answered each time, as copies. */
+async function checkGetItems(store: StorePlugin, fail: (rule: string) => never): Promise<void> {
+  const read = store.getItems!.bind(store);
+  for (const [key, written] of Object.entries(batchValues)) await store.setItem(key, written);
+  const keys = ['batch:absent', ...Object.keys(batchValues), 'batch:object', 'batch:absent', 'batch:json-text'];
+  const batch = await read(keys);
+  if (!Array.isArray(batch) || batch.length !== keys.length) fail(`getItems of ${keys.length} keys must answer ${keys.length} values in an array, answered ${JSON.stringify(batch)}`);
+  for (const [index, key] of keys.entries()) {
+    const single = await store.getItem(key);
+    if (batch[index] !== single && !(typeof single === 'object' && single !== null && same(batch[index], single))) {
+      fail(`getItems must answer ${JSON.stringify(key)} (position ${index}) as getItem does: ${JSON.stringify(single)}, it answered ${JSON.stringify(batch[index])}`);
+    }
+  }
+  const [first, twin] = [batch[1], batch[keys.length - 3]] as { list: number[] }[];
+  first!.list.push(3);
+  if (!same(twin, batchValues['batch:object']) || !same(await store.getItem('batch:object'), batchValues['batch:object'])) {
+    fail('getItems must answer each key with its own copy: changing one value changed its twin or the store');
+  }
+  const empty = await read([]);
+  if (!Array.isArray(empty) || empty.length !== 0) fail(`getItems of no keys must answer [], answered ${JSON.stringify(empty)}`);
+  // A key getItem refuses (file and Redis stores refuse `.` and `..` segments) fails the batch that holds it.
+  const refused = await store.getItem('odd:..:key').then(
+    () => false,
+    () => true,
+  );
+  const batchRefused = await read(['batch:number', 'odd:..:key']).then(
+    () => false,
+    () => true,
+  );
+  if (refused !== batchRefused) fail(`getItems must refuse a key getItem refuses, and read one it reads ("odd:..:key": getItem ${refused ? 'refused' : 'read'} it)`);
 }
 
 /** The optional atomic write: only into an empty key, reads back like `setItem`, and one winner of a race. */

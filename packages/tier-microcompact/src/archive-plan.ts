@@ -1,5 +1,5 @@
 import { type ContentPart, CtxkitError, type Message, type StorePlugin, type TierContext, type ToolCall, type ToolMessage, textOf } from '@ctxkit/core';
-import { type ArchivedToolResult, claimKey, nextHandleKey, readArchivedToolResult, readKey, restoredText, seenKey, source } from './archive.ts';
+import { type ArchivedToolResult, claimKey, isArchivedToolResult, nextHandleKey, readKey, readKeys, restoredText, seenKey, source } from './archive.ts';
 import type { DigestOf } from './digest-cache.ts';
 import { fingerprint } from './fingerprint.ts';
 import type { MicrocompactSettings } from './microcompact-settings.ts';
@@ -65,13 +65,13 @@ export interface HandleAllocator {
 }
 
 /**
- * Hands out free handles from the stored counter; probing skips numbers in use, so a lost or stale counter
- * never makes two results share a handle. A store with `setItemIfAbsent` claims each handle atomically (a
- * reservation written under it), so two managers compacting on one store at once never pick the same one;
- * without it, a read finds the first free number, and two such managers can race.
+ * Hands out free handles from the stored counter (`stored`, as read with the fingerprints); probing skips
+ * numbers in use, so a lost or stale counter never makes two results share a handle. A store with
+ * `setItemIfAbsent` claims each handle atomically (a reservation written under it), so two managers
+ * compacting on one store at once never pick the same one; without it, a read finds the first free number,
+ * and two such managers can race.
  */
-async function handleAllocator(store: StorePlugin): Promise<HandleAllocator> {
-  const stored = await readKey<unknown>(store, nextHandleKey);
+function handleAllocator(store: StorePlugin, stored: unknown): HandleAllocator {
   let nextNumber = typeof stored === 'number' && Number.isInteger(stored) && stored > 0 ? stored : 1;
   let offered: string | undefined;
   const reserved: string[] = [];
@@ -115,41 +115,31 @@ async function handleAllocator(store: StorePlugin): Promise<HandleAllocator> {
   };
 }
 
-/**
- * The handle a result is archived under already, with what its stub says: a restored original that grew
- * old again points back at its first archive; the same result seen before (by fingerprint) keeps its
- * handle. Otherwise the fingerprint key to record for it.
- */
-async function earlierArchive(store: StorePlugin, original: ToolMessage, call: ToolCall | undefined, described: Described): Promise<{ handle: string; described: Described } | { seen: string }> {
-  if (described.toolName === restoreToolResultTool.name && typeof original.content === 'string') {
-    const restoredHandle = parseHandle(call?.arguments ?? '');
-    const earlier = restoredHandle === undefined ? undefined : await readArchivedToolResult(store, restoredHandle);
-    if (earlier && restoredText(earlier.content) === original.content) {
-      return { handle: earlier.handle, described: { toolName: earlier.toolName ?? 'tool', argumentsText: earlier.arguments, tokens: earlier.tokens, images: imageCount(earlier.content) } };
-    }
-  }
-  const key = contentKey(original.content);
-  const seen = seenKey(fingerprint(`${original.toolCallId}\u0000${key}`));
-  const earlierHandle = await readKey<unknown>(store, seen);
-  const earlier = typeof earlierHandle === 'string' ? await readArchivedToolResult(store, earlierHandle) : undefined;
-  if (earlier && earlier.toolCallId === original.toolCallId && contentKey(earlier.content) === key) return { handle: earlier.handle, described };
-  return { seen };
+/** An old result that may become a stub: what its stub says, and the store keys that tell whether it is archived already. */
+interface Candidate {
+  index: number;
+  original: ToolMessage;
+  call: ToolCall | undefined;
+  text: string;
+  described: Described;
+  /** The content as {@link contentKey} gives it. */
+  key: string;
+  /** The fingerprint key that points at its handle once archived. */
+  seen: string;
+  /** For an answer of `restore_tool_result`: the handle it restored, whose record it may be. */
+  restoredHandle?: string;
 }
 
-/** What planning one result needs besides the result itself. */
+/** What planning needs besides the results themselves. */
 interface PlanRun {
   context: TierContext;
   settings: MicrocompactSettings;
   digestOf: DigestOf;
   calls: ReadonlyMap<string, ToolCall>;
-  handles: HandleAllocator;
 }
 
-/**
- * The stub for one old result, or undefined when it stays: a stub already, an excluded tool, shorter
- * than `minResultTokens`, or a stub that would not be smaller.
- */
-async function planResult(messages: readonly Message[], index: number, run: PlanRun): Promise<Plan | undefined> {
+/** The result at `index` as a candidate, or undefined when it stays: a stub already, an excluded tool, or shorter than `minResultTokens`. */
+function candidateAt(messages: readonly Message[], index: number, run: PlanRun): Candidate | undefined {
   const { context, settings } = run;
   const original = messages[index] as ToolMessage;
   if (original.meta?.ctxkit?.kind === 'stub' || (typeof original.content === 'string' && looksLikeStub(original.content))) return undefined;
@@ -159,11 +149,66 @@ async function planResult(messages: readonly Message[], index: number, run: Plan
   const text = textOf(original.content);
   const tokens = context.countText(text);
   if (tokens < settings.minResultTokens) return undefined;
+  const key = contentKey(original.content);
+  const restoredHandle = toolName === restoreToolResultTool.name && typeof original.content === 'string' ? parseHandle(call?.arguments ?? '') : undefined;
+  return {
+    index,
+    original,
+    call,
+    text,
+    described: { toolName, argumentsText: call?.arguments, tokens, images: imageCount(original.content) },
+    key,
+    seen: seenKey(fingerprint(`${original.toolCallId}\u0000${key}`)),
+    ...(restoredHandle === undefined ? {} : { restoredHandle }),
+  };
+}
 
-  const earlier = await earlierArchive(context.store, original, call, { toolName, argumentsText: call?.arguments, tokens, images: imageCount(original.content) });
+/** Where a candidate is archived already, with what its stub says; otherwise the fingerprint key to record for it. */
+type Earlier = { handle: string; described: Described } | { seen: string };
+
+/** A restored original that grew old again points back at its first archive, when the record there holds its text. */
+function restoredArchive(candidate: Candidate, record: unknown): Earlier | undefined {
+  if (!isArchivedToolResult(record) || restoredText(record.content) !== candidate.original.content) return undefined;
+  return { handle: record.handle, described: { toolName: record.toolName ?? 'tool', argumentsText: record.arguments, tokens: record.tokens, images: imageCount(record.content) } };
+}
+
+/**
+ * Where each candidate is archived already, read in two batches (one `getItems` call each on a store that
+ * has it): the handle counter, every restored handle and every fingerprint key; then the records those
+ * fingerprints point at. A result seen before (same call id and content) keeps its handle.
+ */
+async function readEarlierArchives(store: StorePlugin, candidates: readonly Candidate[]): Promise<{ storedNext: unknown; earlier: Earlier[] }> {
+  const restored = candidates.flatMap((candidate) => (candidate.restoredHandle === undefined ? [] : [candidate.restoredHandle]));
+  const [storedNext, ...values] = await readKeys(store, [nextHandleKey, ...restored, ...candidates.map((candidate) => candidate.seen)]);
+  const restoredRecords = new Map(restored.map((handle, position) => [handle, values[position]]));
+  const seenHandles = values.slice(restored.length);
+  const found = candidates.map((candidate) => (candidate.restoredHandle === undefined ? undefined : restoredArchive(candidate, restoredRecords.get(candidate.restoredHandle))));
+  // Only the records of results not found as restored originals, each handle once.
+  const pointedAt = candidates.map((_, position) => {
+    const handle = seenHandles[position];
+    return found[position] === undefined && typeof handle === 'string' ? handle : undefined;
+  });
+  const handles = [...new Set(pointedAt.filter((handle) => handle !== undefined))];
+  const recordValues = await readKeys(store, handles);
+  const records = new Map(handles.map((handle, position) => [handle, recordValues[position]]));
+  const earlier = candidates.map((candidate, position): Earlier => {
+    const restoredEarlier = found[position];
+    if (restoredEarlier) return restoredEarlier;
+    const handle = pointedAt[position];
+    const record = handle === undefined ? undefined : records.get(handle);
+    const same = isArchivedToolResult(record) && record.toolCallId === candidate.original.toolCallId && contentKey(record.content) === candidate.key;
+    return same ? { handle: record.handle, described: candidate.described } : { seen: candidate.seen };
+  });
+  return { storedNext, earlier };
+}
+
+/** The stub for one candidate, or undefined when the stub would not be smaller. */
+async function planResult(candidate: Candidate, earlier: Earlier, run: PlanRun, handles: HandleAllocator): Promise<Plan | undefined> {
+  const { context, settings } = run;
+  const { index, original, call, text } = candidate;
   const isNew = !('handle' in earlier);
-  const handle = isNew ? await run.handles.free() : earlier.handle;
-  const described = isNew ? { toolName, argumentsText: call?.arguments, tokens, images: imageCount(original.content) } : earlier.described;
+  const handle = isNew ? await handles.free() : earlier.handle;
+  const described = isNew ? candidate.described : earlier.described;
   const description: StubDescription = {
     handle,
     number: Number(handle.slice(1)),
@@ -176,8 +221,8 @@ async function planResult(messages: readonly Message[], index: number, run: Plan
   const stub = stubMessage(original, index, writeStubText(settings.stubText, description), handle);
   if (context.count([stub]) >= context.count([original])) return undefined;
   if (!isNew) return { index, handle, stub };
-  run.handles.claim();
-  return { index, handle, stub, record: archiveRecord(original, call, handle, tokens), seen: earlier.seen };
+  handles.claim();
+  return { index, handle, stub, record: archiveRecord(original, call, handle, candidate.described.tokens), seen: earlier.seen };
 }
 
 /**
@@ -194,20 +239,25 @@ export async function planArchive(messages: readonly Message[], context: TierCon
   if (old.length === 0) {
     return `no tool results to archive: none before the protected recent messages (from index ${end}) other than the last ${keepRecent}`;
   }
-  const run: PlanRun = { context, settings, digestOf, calls, handles: await handleAllocator(context.store) };
+  const run: PlanRun = { context, settings, digestOf, calls };
+  const candidates = old.flatMap((index) => candidateAt(messages, index, run) ?? []);
+  const nothing = `no tool results to archive: the ${old.length} old ones are stubs already, excluded, or shorter than minResultTokens (${settings.minResultTokens})`;
+  if (candidates.length === 0) return nothing;
+  const { storedNext, earlier } = await readEarlierArchives(context.store, candidates);
+  const handles = handleAllocator(context.store, storedNext);
   const plans: Plan[] = [];
   try {
-    for (const index of old) {
-      const planned = await planResult(messages, index, run);
+    for (const [position, candidate] of candidates.entries()) {
+      const planned = await planResult(candidate, earlier[position]!, run, handles);
       if (planned) plans.push(planned);
     }
   } catch (error) {
-    await releaseReservations(context.store, run.handles.reserved, []);
+    await releaseReservations(context.store, handles.reserved, []);
     throw error;
   }
   if (plans.length === 0) {
-    await releaseReservations(context.store, run.handles.reserved, []);
-    return `no tool results to archive: the ${old.length} old ones are stubs already, excluded, or shorter than minResultTokens (${settings.minResultTokens})`;
+    await releaseReservations(context.store, handles.reserved, []);
+    return nothing;
   }
-  return { plans, nextNumber: run.handles.next, reserved: run.handles.reserved };
+  return { plans, nextNumber: handles.next, reserved: handles.reserved };
 }

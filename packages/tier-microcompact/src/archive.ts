@@ -1,4 +1,4 @@
-import { type ContentPart, CtxkitError, type StorePlugin } from '@ctxkit/core';
+import { type ContentPart, CtxkitError, describeKeys, type StorePlugin } from '@ctxkit/core';
 
 /** The source name in this package's error messages: `[ctxkit:tier-microcompact] ...`. */
 export const source = 'tier-microcompact';
@@ -46,7 +46,8 @@ export function isArchivedToolResult(value: unknown): value is ArchivedToolResul
   );
 }
 
-async function guarded<T>(operation: string, key: string, run: () => Promise<T>): Promise<T> {
+/** Runs a store call; a driver failure becomes STORE_ERROR naming `keys` (one key quoted, or a batch as `describeKeys` names it). */
+async function guarded<T>(operation: string, keys: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (cause) {
@@ -54,7 +55,7 @@ async function guarded<T>(operation: string, key: string, run: () => Promise<T>)
     throw new CtxkitError({
       code: 'STORE_ERROR',
       source,
-      message: `${operation} ${JSON.stringify(key)} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      message: `${operation} ${keys} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
       cause,
     });
   }
@@ -62,12 +63,36 @@ async function guarded<T>(operation: string, key: string, run: () => Promise<T>)
 
 /** Reads a store key, turning a driver failure into `CtxkitError` STORE_ERROR that names the key. */
 export function readKey<T>(store: StorePlugin, key: string): Promise<T | null> {
-  return guarded('reading', key, () => store.getItem<T>(key));
+  return guarded('reading', JSON.stringify(key), () => store.getItem<T>(key));
+}
+
+/**
+ * Reads several store keys, the values in key order (`null` for an absent key): one `getItems` call when
+ * the store has it, otherwise one `getItem` after another, as before stores could batch.
+ * @throws CtxkitError STORE_ERROR when the store fails, or its `getItems` answers anything but one value per key
+ */
+export async function readKeys(store: StorePlugin, keys: readonly string[]): Promise<unknown[]> {
+  if (keys.length === 0) return [];
+  if (!store.getItems) {
+    const values: unknown[] = [];
+    for (const key of keys) values.push(await readKey<unknown>(store, key));
+    return values;
+  }
+  return guarded('reading', describeKeys(keys), async () => {
+    const answer: unknown = await store.getItems!(keys);
+    // Values matched to the wrong keys would point fingerprints at other results' handles: refused, not guessed.
+    if (Array.isArray(answer) && answer.length === keys.length) return answer.map((value: unknown) => value ?? null);
+    throw new CtxkitError({
+      code: 'STORE_ERROR',
+      source,
+      message: `store "${store.id}" answered getItems of ${keys.length} keys with ${Array.isArray(answer) ? `${answer.length} values` : describeAnswer(answer)}: it must answer one value per key, in order`,
+    });
+  });
 }
 
 /** Writes a store key, turning a driver failure into `CtxkitError` STORE_ERROR that names the key. */
 export function writeKey(store: StorePlugin, key: string, value: unknown): Promise<void> {
-  return guarded('writing', key, () => store.setItem(key, value));
+  return guarded('writing', JSON.stringify(key), () => store.setItem(key, value));
 }
 
 /**
@@ -78,7 +103,7 @@ export function writeKey(store: StorePlugin, key: string, value: unknown): Promi
  * handle after handle without end
  */
 export function claimKey(store: StorePlugin, key: string, value: unknown): Promise<boolean> {
-  return guarded('claiming', key, async () => {
+  return guarded('claiming', JSON.stringify(key), async () => {
     const answer: unknown = await store.setItemIfAbsent?.(key, value);
     if (typeof answer === 'boolean') return answer;
     throw new CtxkitError({

@@ -287,6 +287,7 @@ describe('trouble', () => {
     return {
       ...inner,
       getItem: failOn === 'getItem' ? async () => Promise.reject(new Error('connection reset')) : inner.getItem,
+      getItems: failOn === 'getItem' ? async () => Promise.reject(new Error('connection reset')) : inner.getItems!,
       setItem: failOn === 'setItem' ? async () => Promise.reject(new Error('disk full')) : inner.setItem,
     };
   };
@@ -299,8 +300,19 @@ describe('trouble', () => {
     });
   });
 
-  it('skips when the store cannot be read', async () => {
+  it('skips when the store cannot be read, naming the keys of the batch it read', async () => {
     const outcome = await microcompactTier().apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12, store: failingStore('getItem') }));
+    expect(outcome).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringMatching(
+        /^could not read the archive store, transcript unchanged: \[ctxkit:tier-microcompact\] reading "microcompact:next-handle", "microcompact:seen:[^"]+", "microcompact:seen:[^"]+" failed: connection reset$/,
+      ),
+    });
+  });
+
+  it('skips when a store without getItems cannot be read, naming the key', async () => {
+    const { getItems: _left, ...store } = failingStore('getItem');
+    const outcome = await microcompactTier().apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12, store }));
     expect(outcome).toMatchObject({
       status: 'skipped',
       reason: 'could not read the archive store, transcript unchanged: [ctxkit:tier-microcompact] reading "microcompact:next-handle" failed: connection reset',
