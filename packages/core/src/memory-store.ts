@@ -6,13 +6,17 @@ import type { StorePlugin } from './plugin.ts';
  */
 export function memoryStore(): StorePlugin<'memory'> {
   const entries = new Map<string, string>();
+  // Each read parses the stored text anew, so every caller gets its own copy.
+  const read = (key: string): unknown => {
+    const value = entries.get(key);
+    return value === undefined ? null : JSON.parse(value);
+  };
   return {
     specificationVersion: 'v1',
     kind: 'store',
     id: 'memory',
     async getItem<T>(key: string) {
-      const value = entries.get(key);
-      return value === undefined ? null : (JSON.parse(value) as T);
+      return read(key) as T | null;
     },
     async setItem(key, value) {
       entries.set(key, JSON.stringify(value));
@@ -21,10 +25,7 @@ export function memoryStore(): StorePlugin<'memory'> {
       entries.delete(key);
     },
     async getItems(keys) {
-      return keys.map((key) => {
-        const value = entries.get(key);
-        return value === undefined ? null : JSON.parse(value);
-      });
+      return keys.map(read);
     },
     async setItemIfAbsent(key, value) {
       if (entries.has(key)) return false;

@@ -1,7 +1,7 @@
 import { CtxkitError, conversationKeyPrefix, describeKeys, type StorePlugin } from '@ctxkit/core';
-import { unstorageStore } from '@ctxkit/store';
+import { storeKey, unstorageStore } from '@ctxkit/store';
 import type { Redis } from 'ioredis';
-import { createStorage, hasDotSegment, joinKeys, normalizeKey } from 'unstorage';
+import { createStorage, joinKeys } from 'unstorage';
 import redisDriver from 'unstorage/drivers/redis';
 
 const source = 'store-redis';
@@ -172,11 +172,9 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
     // JSON text), so a claimed entry reads back through getItem like any other and expires like one.
     setItemIfAbsent(key, value) {
       return call('setItemIfAbsent', key, async () => {
-        // The keys unstorage refuses for setItem and getItem: claimed, "" would take the base key itself.
-        const normalized = normalizeKey(key);
-        if (!normalized || hasDotSegment(normalized)) throw new Error(`Invalid key: ${JSON.stringify(key)}. Empty keys and "." or ".." segments are refused, as setItem refuses them`);
+        // The keys unstorage refuses for setItem and getItem are refused: claimed, "" would take the base key itself.
+        const redisKey = joinKeys(base ?? '', storeKey(key));
         const text = JSON.stringify(value);
-        const redisKey = joinKeys(base ?? '', key);
         const ttl = ttlSeconds > 0 && isArchiveKey(key) ? ttlSeconds : undefined;
         const answer = ttl === undefined ? await client.set(redisKey, text, 'NX') : await client.set(redisKey, text, 'EX', ttl, 'NX');
         return answer === 'OK';

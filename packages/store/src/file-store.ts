@@ -1,9 +1,9 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { CtxkitError, type StorePlugin } from '@ctxkit/core';
-import { createStorage, hasDotSegment, normalizeKey } from 'unstorage';
+import { createStorage } from 'unstorage';
 import fsLiteDriver from 'unstorage/drivers/fs-lite';
-import { unstorageStore } from './unstorage-store.ts';
+import { storeKey, unstorageStore } from './unstorage-store.ts';
 
 /**
  * The file of a key, where the fs-lite driver keeps it: the key normalised as unstorage normalises it,
@@ -12,9 +12,7 @@ import { unstorageStore } from './unstorage-store.ts';
  * made before the folder exists would create it as a file.
  */
 function fileOf(base: string, key: string): string {
-  const normalized = normalizeKey(key);
-  if (!normalized || hasDotSegment(normalized)) throw new Error(`Invalid key: ${JSON.stringify(key)}. Empty keys and "." or ".." segments are refused, as setItem refuses them`);
-  return join(base, normalized.replace(/:/g, '/'));
+  return join(base, storeKey(key).replace(/:/g, '/'));
 }
 
 /**

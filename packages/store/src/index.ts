@@ -3,4 +3,4 @@
  * @packageDocumentation
  */
 export { fileStore } from './file-store.ts';
-export { type UnstorageStoreOptions, unstorageStore } from './unstorage-store.ts';
+export { storeKey, type UnstorageStoreOptions, unstorageStore } from './unstorage-store.ts';

@@ -6,7 +6,7 @@ import { createStorage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
 import { describe, expect, it } from 'vitest';
 import { fileStore } from './file-store.ts';
-import { unstorageStore } from './unstorage-store.ts';
+import { storeKey, unstorageStore } from './unstorage-store.ts';
 
 describe('fileStore', () => {
   it('keeps values across store instances (a restart of the process)', async () => {
@@ -212,5 +212,15 @@ describe('unstorageStore.getItems', () => {
     await store.setItem('text', '123');
     expect(await store.getItems!(['text', 'absent', 'leaf'])).toEqual(['123', null, 1]);
     await expect(store.getItems!(['text', 'leaf:child'])).rejects.toThrow('[ctxkit:store] getItems "text", "leaf:child" failed: ENOTDIR');
+  });
+});
+
+describe('storeKey', () => {
+  it('gives a key as unstorage keeps it, and refuses the keys setItem refuses', () => {
+    expect(storeKey('conversations/a:r1')).toBe('conversations:a:r1');
+    expect(storeKey(':r7:')).toBe('r7');
+    expect(() => storeKey('')).toThrow('Invalid key: "". Empty keys and "." or ".." segments are refused');
+    expect(() => storeKey('a:.:b')).toThrow('Invalid key: "a:.:b"');
+    expect(() => storeKey('a/../b')).toThrow('Invalid key: "a/../b"');
   });
 });

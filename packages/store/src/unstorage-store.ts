@@ -1,5 +1,18 @@
 import { CtxkitError, describeKeys, type StorePlugin } from '@ctxkit/core';
-import { normalizeKey, type Storage } from 'unstorage';
+import { hasDotSegment, normalizeKey, type Storage } from 'unstorage';
+
+/**
+ * A key as unstorage keeps it (normalised: `/` and `\\` as `:`, no leading, trailing or doubled `:`), or an
+ * error for a key unstorage refuses to write (empty once normalised, or with a `.` or `..` segment). For a store
+ * that writes past unstorage (an exclusive file create, a Redis `SET NX`) and must refuse what `setItem` refuses.
+ * @throws Error naming the key, for a key unstorage refuses
+ * @example storeKey('conversations/a:r1') // 'conversations:a:r1'
+ */
+export function storeKey(key: string): string {
+  const normalized = normalizeKey(key);
+  if (!normalized || hasDotSegment(normalized)) throw new Error(`Invalid key: ${JSON.stringify(key)}. Empty keys and "." or ".." segments are refused, as setItem refuses them`);
+  return normalized;
+}
 
 /** Options for {@link unstorageStore}. */
 export interface UnstorageStoreOptions {
