@@ -62,30 +62,35 @@ function createManagerParts(options: ContextManagerOptions, registry: Registry):
   };
 }
 
-/** Every option {@link createContextManager} reads (the keys of `ContextManagerOptions`). */
-const optionNames: ReadonlySet<string> = new Set([
-  'plugins',
-  'registry',
-  'model',
-  'contextWindow',
-  'maxOutputTokens',
-  'policy',
-  'keepRecentTurns',
-  'target',
-  'compactionDepth',
-  'reinjection',
-  'tools',
-  'toolLoader',
-  'proactive',
-  'overflowRecovery',
-  'onDeviceCompaction',
-  'recentRegionShare',
-  'conversationId',
-  'storeTimeoutMs',
-  'meter',
-  'summarizerGuard',
-  'onEvent',
-]);
+/**
+ * Every option {@link createContextManager} reads: a record over the keys of `ContextManagerOptions`, so an
+ * option added to the interface and not here (or named here and not there) fails to compile.
+ */
+const optionNames: ReadonlySet<string> = new Set(
+  Object.keys({
+    plugins: true,
+    registry: true,
+    model: true,
+    contextWindow: true,
+    maxOutputTokens: true,
+    policy: true,
+    keepRecentTurns: true,
+    target: true,
+    compactionDepth: true,
+    reinjection: true,
+    tools: true,
+    toolLoader: true,
+    proactive: true,
+    overflowRecovery: true,
+    onDeviceCompaction: true,
+    recentRegionShare: true,
+    conversationId: true,
+    storeTimeoutMs: true,
+    meter: true,
+    summarizerGuard: true,
+    onEvent: true,
+  } satisfies Record<keyof ContextManagerOptions, true>),
+);
 
 /** What to say about an option that is a plugin here (the `ctxkit` preset takes some of them as options). */
 const pluginOptionHints: Readonly<Record<string, string>> = {
