@@ -330,6 +330,15 @@ describe('every ctxkit command documented in a README runs', () => {
   );
 });
 
+describe('the demo table in the README', () => {
+  it('is the table the demo prints, row for row (the demo is the same on every machine)', { timeout: 120_000 }, async () => {
+    const rows = (text: string) => text.split('\n').filter((line) => line.startsWith('demo (synthetic coding session)'));
+    const documented = rows(readFileSync(join(root, 'README.md'), 'utf8'));
+    expect(documented.length).toBeGreaterThan(0);
+    expect(rows((await demo()).stdout)).toEqual(documented);
+  });
+});
+
 describe('a new user, again (issue 14 re-check, decision 0081)', () => {
   it('says when a --max-output the window cannot hold is capped at half the window', async () => {
     const { code, stdout } = await ctxkit('threshold', '--window', '8192', '--max-output', '10000');
