@@ -297,3 +297,15 @@ describe('classifyError: input and output stated apart, for the engine to size t
     expect(vllm).toMatchObject({ kind: 'context_overflow', limitTokens: 32_769, inputTokens: 364, requestedOutputTokens: 32_768 });
   });
 });
+
+describe('classifyError on the forty-sixth held-out set’s families (decision 0064)', () => {
+  it('reads a cap on requests in flight reached as a rate limit to wait out', () => {
+    expect(classifyError({ status: 429, body: 'request reached the maximum concurrency limit of your project' })).toMatchObject({ kind: 'rate_limit', retryable: true });
+    expect(classifyError('Concurrency limit exceeded for this key')).toMatchObject({ kind: 'rate_limit', retryable: true });
+  });
+
+  it('reads a model or service with insufficient capacity as busy, and the KV cache’s as an overflow', () => {
+    expect(classifyError('The service has insufficient capacity right now')).toMatchObject({ kind: 'rate_limit', retryable: true });
+    expect(classifyError({ status: 500, body: 'the KV cache has insufficient capacity for the requested tokens' })).toMatchObject({ kind: 'context_overflow' });
+  });
+});
