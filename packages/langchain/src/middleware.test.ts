@@ -1,10 +1,12 @@
-import { CtxkitError } from '@ctxkit/core';
+import { CtxkitError, type ErrorClassification } from '@ctxkit/core';
+import { closeTestServers, type RecordedRequest, sendJson, startTestServer, type TestServer } from '@ctxkit/testkit';
 import { HumanMessage } from '@langchain/core/messages';
 import { type StructuredToolInterface, tool } from '@langchain/core/tools';
 import { createCtxkit } from 'ctxkit';
+import { ChatOpenAI } from '@langchain/openai';
 import { createAgent } from 'langchain';
 import { z } from 'zod';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { readFile, ScriptedChatModel, systemPrompt } from './__fixtures__/scripted-chat-model.ts';
 import { ctxkitMiddleware } from './middleware.ts';
 import { restoreTool } from './restore-tool.ts';
@@ -115,5 +117,70 @@ describe('ctxkitMiddleware in a real createAgent loop', () => {
   it('rejects a missing manager with a typed error', () => {
     expect(() => ctxkitMiddleware({} as never)).toThrow(CtxkitError);
     expect(() => ctxkitMiddleware({} as never)).toThrow('[ctxkit:langchain] ctxkitMiddleware needs { manager }');
+  });
+});
+
+describe('ctxkitMiddleware: an overflow the requested output causes (decision 0099)', () => {
+  afterEach(closeTestServers);
+  // vLLM's OpenAI-compatible server: the whole window asked for as output, so input plus output is over it.
+  const overflow = {
+    error: {
+      message:
+        "This model's maximum context length is 32769 tokens. However, you requested 33132 tokens (364 in the messages, 32768 in the completion). Please reduce the length of the messages or completion.",
+      type: 'BadRequestError',
+      param: null,
+      code: 400,
+    },
+  };
+  const completion = {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 1_764_000_000,
+    model: 'qwen3-32b',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'The port is set in src/env.ts.' }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 364, completion_tokens: 9, total_tokens: 373 },
+  };
+  // What classifyError of @ctxkit/provider-utils reads from that body (its own tests hold it to that).
+  const outputLed: ErrorClassification = { kind: 'context_overflow', fallback: false, limitTokens: 32_769, reportedTokens: 33_132, inputTokens: 364, requestedOutputTokens: 32_768 };
+  // ChatOpenAI throws LangChain's ContextOverflowError with the SDK's 400 as its cause.
+  const classifyError = (error: unknown): ErrorClassification => ((error as { cause?: { status?: unknown } }).cause?.status === 400 ? outputLed : { kind: 'other', fallback: false });
+
+  // A server that answers the first chat completion with the overflow and every later one with the answer.
+  const overflowOnce = (): Promise<TestServer> => {
+    let calls = 0;
+    return startTestServer({
+      'POST /v1/chat/completions': (_request, response) => {
+        calls += 1;
+        if (calls === 1) sendJson(response, 400, overflow);
+        else sendJson(response, 200, completion);
+      },
+    });
+  };
+  const chatModel = (baseURL: string, maxTokens: number) => new ChatOpenAI({ model: 'qwen3-32b', apiKey: 'test-key', maxTokens, maxRetries: 0, configuration: { baseURL } });
+  const maxTokensSent = (requests: readonly RecordedRequest[]) => requests.map((request) => (request.json as { max_tokens?: number }).max_tokens);
+  const newVllmManager = () => createCtxkit({ model: 'vllm:qwen3-32b', contextWindow: 128_000, maxOutputTokens: 32_768, editedFiles: false });
+
+  it('retries once through a real ChatOpenAI with the lowered max_tokens (the window less the input), and the agent finishes', async () => {
+    const server = await overflowOnce();
+    const baseURL = `${server.url}/v1`;
+    const agent = createAgent({
+      model: chatModel(baseURL, 32_768),
+      tools: [],
+      middleware: [ctxkitMiddleware({ manager: newVllmManager(), model: 'vllm:qwen3-32b', classifyError, modelWithOutputLimit: (maxTokens) => chatModel(baseURL, maxTokens) })],
+    });
+    const result = await agent.invoke({ messages: [new HumanMessage('Where is the port configured?')] });
+    expect(String(result.messages.at(-1)?.content)).toBe('The port is set in src/env.ts.');
+    expect(maxTokensSent(server.requestsTo('/v1/chat/completions'))).toEqual([32_768, 32_405]);
+  });
+
+  it('without modelWithOutputLimit, rethrows the provider error after one request', async () => {
+    const server = await overflowOnce();
+    const agent = createAgent({
+      model: chatModel(`${server.url}/v1`, 32_768),
+      tools: [],
+      middleware: [ctxkitMiddleware({ manager: newVllmManager(), model: 'vllm:qwen3-32b', classifyError })],
+    });
+    await expect(agent.invoke({ messages: [new HumanMessage('Where is the port configured?')] })).rejects.toThrow('maximum context length is 32769 tokens');
+    expect(server.requestsTo('/v1/chat/completions')).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 import { CtxkitError, type ErrorClassification, type Message } from '@ctxkit/core';
 import { type ContextManager, createHostHistory, type PrepareReport } from '@ctxkit/engine';
+import type { LanguageModelLike } from '@langchain/core/language_models/base';
 import type { BaseMessage } from '@langchain/core/messages';
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
 import { createMiddleware } from 'langchain';
@@ -22,6 +23,18 @@ export interface CtxkitMiddlewareOptions {
   classifyError?: (error: unknown) => ErrorClassification;
   /** Called with each prepare's report. */
   onPrepare?: (report: PrepareReport) => void;
+  /**
+   * The agent's chat model with its output limit lowered to `maxOutputTokens`, for the one retry after an
+   * overflow the requested output caused (`recover` answers `lower-output`): LangChain has no per-call output
+   * limit its chat models share (decision 0099), so the host, who built the model, builds the lowered copy.
+   * Return undefined to rethrow instead.
+   * @default none: such an error is rethrown
+   * @example
+   * ```ts
+   * modelWithOutputLimit: (maxTokens) => new ChatOpenAI({ model: 'qwen3-32b', maxTokens, configuration: { baseURL } })
+   * ```
+   */
+  modelWithOutputLimit?: (maxOutputTokens: number) => LanguageModelLike | undefined;
 }
 
 /** The model id of a LangChain chat model for ctxkit: `llmType:model`. */
@@ -60,7 +73,8 @@ function createToolDefinitions(): (tools: readonly unknown[] | undefined) => rea
  * A LangChain.js v1 agent middleware (for `createAgent({ middleware })`) that keeps every model call inside
  * the window: it prepares the request's messages with the manager (`wrapModelCall`; the agent's state keeps
  * the full history) with the request's tools counted in the fixed floor, records `usage_metadata`, and on an
- * error asks `manager.recover`, retrying once with the compacted messages when it was an overflow.
+ * error asks `manager.recover`, retrying once with the compacted messages when it was an overflow, or with
+ * `modelWithOutputLimit`'s model when the requested output caused it (without that option, it rethrows).
  * @throws CtxkitError INVALID_ARGUMENT when `manager` is missing
  * @example
  * ```ts
@@ -91,8 +105,8 @@ export function ctxkitMiddleware(options: CtxkitMiddlewareOptions) {
       history.remember(withSystem, prepared.messages);
       options.onPrepare?.(prepared.report);
       const back = (list: readonly Message[]): BaseMessage[] => toBaseMessages(withSystem === converted ? list : list.slice(1));
-      const call = async (sent: readonly Message[]) => {
-        const response = await handler({ ...request, messages: sent === withSystem ? request.messages : back(sent) });
+      const call = async (sent: readonly Message[], chatModel = request.model) => {
+        const response = await handler({ ...request, model: chatModel, messages: sent === withSystem ? request.messages : back(sent) });
         const usage = usageFromMessage(response);
         if (usage) manager.record({ model, usage, messageCount: sent.length, messages: sent });
         return response;
@@ -102,6 +116,11 @@ export function ctxkitMiddleware(options: CtxkitMiddlewareOptions) {
       } catch (error) {
         const recovered = await manager.recover(prepared.messages, options.classifyError ? options.classifyError(error) : error, { model, ...(tools ? { tools } : {}) });
         if ('report' in recovered && recovered.report) options.onPrepare?.(recovered.report);
+        if (recovered.action === 'lower-output') {
+          const lowered = options.modelWithOutputLimit?.(recovered.maxOutputTokens);
+          if (!lowered) throw error;
+          return call(prepared.messages, lowered);
+        }
         if (recovered.action !== 'retry') throw error;
         const retry = recovered.messages;
         history.remember(withSystem, retry);
