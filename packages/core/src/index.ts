@@ -35,6 +35,7 @@ export {
   type SpecificationVersion,
   type SpecificationVersionOf,
   type SpecificationVersions,
+  type StoreEntry,
   type StorePlugin,
   type SummarizeRequest,
   type SummarizerPlugin,

@@ -27,6 +27,14 @@ export function memoryStore(): StorePlugin<'memory'> {
     async getItems(keys) {
       return keys.map(read);
     },
+    async setItems(batch) {
+      // Every value serialised before any is stored: a value JSON cannot hold fails the batch with nothing written.
+      const texts = batch.map(({ key, value }) => [key, JSON.stringify(value)] as const);
+      for (const [key, text] of texts) entries.set(key, text);
+    },
+    async removeItems(keys) {
+      for (const key of keys) entries.delete(key);
+    },
     async setItemIfAbsent(key, value) {
       if (entries.has(key)) return false;
       entries.set(key, JSON.stringify(value));

@@ -81,6 +81,12 @@ export interface ThresholdPolicyPlugin<Id extends string = string> extends Plugi
   decide(input: ThresholdInput): ThresholdDecision;
 }
 
+/** One key and the value to write under it, for a store's batched write ({@link StorePlugin.setItems}). */
+export interface StoreEntry {
+  readonly key: string;
+  readonly value: unknown;
+}
+
 /** One entry in a store. Values are JSON-serialisable. */
 export interface StorePlugin<Id extends string = string> extends PluginBase<'store', Id> {
   getItem<T = unknown>(key: string): Promise<T | null>;
@@ -100,6 +106,19 @@ export interface StorePlugin<Id extends string = string> extends PluginBase<'sto
    * A store without a batched read leaves it out, and callers read key by key.
    */
   getItems?(keys: readonly string[]): Promise<unknown[]>;
+  /**
+   * Writes several entries in one call, leaving the store as `setItem` called on each in order would: each
+   * value copied and serialised as `setItem` does it, a key given twice holding its later value. Resolved,
+   * every entry is stored; rejected, some may be and some not (a store need not write a batch atomically).
+   * Microcompaction commits its records, fingerprints and counter with it, so a networked store is written
+   * in one round trip. A store without a batched write leaves it out, and callers write key by key.
+   */
+  setItems?(entries: readonly StoreEntry[]): Promise<void>;
+  /**
+   * Removes several keys in one call, as `removeItem` on each would (an absent key is no error).
+   * Microcompaction releases its unused handle reservations with it. Optional, as `setItems` is.
+   */
+  removeItems?(keys: readonly string[]): Promise<void>;
 }
 
 /** A request to write a summary of some messages. */

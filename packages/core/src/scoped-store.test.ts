@@ -122,3 +122,63 @@ describe('getItems through store views', () => {
     expect(await store.getItem('r1')).toEqual({ list: [1] });
   });
 });
+
+describe('setItems and removeItems through store views', () => {
+  it('a scoped or conversation view writes and removes its own keys in one call each, and a store without the methods gives a view without them', async () => {
+    const store = memoryStore();
+    const calls: string[][] = [];
+    const counted: StorePlugin = {
+      ...store,
+      setItems: (entries) => {
+        calls.push(entries.map(({ key }) => key));
+        return store.setItems!(entries);
+      },
+      removeItems: (keys) => {
+        calls.push(keys.map((key) => `-${key}`));
+        return store.removeItems!(keys);
+      },
+    };
+    const run = scopedStore(counted, 'run-1');
+    await run.setItems!([
+      { key: 'r1', value: 'first' },
+      { key: 'r2', value: { second: true } },
+      { key: 'r1', value: 'later' },
+    ]);
+    expect([await store.getItem('run-1:r1'), await store.getItem('run-1:r2'), await store.getItem('r1')]).toEqual(['later', { second: true }, null]);
+    await run.removeItems!(['r2', 'absent']);
+    expect(await store.getItem('run-1:r2')).toBeNull();
+    expect(calls).toEqual([
+      ['run-1:r1', 'run-1:r2', 'run-1:r1'],
+      ['-run-1:r2', '-run-1:absent'],
+    ]);
+    await conversationStore(store, 'a:b').setItems!([{ key: 'r1', value: 'in a:b' }]);
+    expect(await conversationStore(store, 'a:b').getItem('r1')).toBe('in a:b');
+    const { setItems: _set, removeItems: _remove, ...plain } = memoryStore();
+    for (const view of [scopedStore(plain, 'run-1'), conversationStore(plain, 'a'), boundedStore(plain, 1_000)]) expect([view.setItems, view.removeItems]).toEqual([undefined, undefined]);
+  });
+
+  it('a bounded view bounds each batch as one call, naming its keys', async () => {
+    const stuck: StorePlugin = { ...memoryStore(), setItems: () => new Promise<void>(() => {}), removeItems: () => new Promise<void>(() => {}) };
+    const entries = ['r1', 'r2', 'r3', 'r4'].map((key) => ({ key, value: key }));
+    await expect(boundedStore(stuck, 20).setItems!(entries)).rejects.toThrow('setItems "r1", "r2", "r3" and 1 more timed out after 20 ms (store "memory")');
+    await expect(boundedStore(stuck, 20).removeItems!(['r1', 'r2'])).rejects.toThrow('removeItems "r1", "r2" timed out after 20 ms (store "memory")');
+    const store = memoryStore();
+    await boundedStore(store, 1_000).setItems!(entries);
+    expect(await store.getItems!(['r1', 'r4'])).toEqual(['r1', 'r4']);
+  });
+
+  it('memoryStore stores copies, and a batch holding a value JSON cannot hold writes none of it', async () => {
+    const store = memoryStore();
+    const value = { list: [1] };
+    await store.setItems!([{ key: 'r1', value }]);
+    value.list.push(2);
+    expect(await store.getItem('r1')).toEqual({ list: [1] });
+    await expect(
+      store.setItems!([
+        { key: 'r2', value: 'fine' },
+        { key: 'r3', value: 1n },
+      ]),
+    ).rejects.toThrow(TypeError);
+    expect(await store.getItem('r2')).toBeNull();
+  });
+});

@@ -1,5 +1,5 @@
 import { CtxkitError } from './ctxkit-error.ts';
-import type { StorePlugin } from './plugin.ts';
+import type { StoreEntry, StorePlugin } from './plugin.ts';
 
 /**
  * Keys as an error message names them: the first three quoted, and how many more, so a batched read of
@@ -44,6 +44,8 @@ export function scopedStore<Id extends string>(store: StorePlugin<Id>, prefix: s
     removeItem: (key) => store.removeItem(at + key),
     ...(store.setItemIfAbsent ? { setItemIfAbsent: (key: string, value: unknown) => store.setItemIfAbsent!(at + key, value) } : {}),
     ...(store.getItems ? { getItems: (keys: readonly string[]) => store.getItems!(keys.map((key) => at + key)) } : {}),
+    ...(store.setItems ? { setItems: (entries: readonly StoreEntry[]) => store.setItems!(entries.map(({ key, value }) => ({ key: at + key, value }))) } : {}),
+    ...(store.removeItems ? { removeItems: (keys: readonly string[]) => store.removeItems!(keys.map((key) => at + key)) } : {}),
   };
 }
 
@@ -124,5 +126,7 @@ export function boundedStore<Id extends string>(store: StorePlugin<Id>, timeoutM
     ...(store.setItemIfAbsent ? { setItemIfAbsent: (key: string, value: unknown) => bound('setItemIfAbsent', JSON.stringify(key), () => store.setItemIfAbsent!(key, value)) } : {}),
     // One bound for the whole batch: it is one round trip to the store, and one step's wait.
     ...(store.getItems ? { getItems: (keys: readonly string[]) => bound('getItems', describeKeys(keys), () => store.getItems!(keys)) } : {}),
+    ...(store.setItems ? { setItems: (entries: readonly StoreEntry[]) => bound('setItems', describeKeys(entries.map(({ key }) => key)), () => store.setItems!(entries)) } : {}),
+    ...(store.removeItems ? { removeItems: (keys: readonly string[]) => bound('removeItems', describeKeys(keys), () => store.removeItems!(keys)) } : {}),
   };
 }

@@ -1,9 +1,9 @@
 // Store calls per compaction: replays every recorded run of the shared corpus at a 32K window (the fleet
-// bench's settings) on two counting in-memory stores, one with the batched read `getItems` and one without
-// it (read key by key, as every store was read before decision 0096), and prints the calls each compacting
-// step made. Calls, not time: on a networked store each is a round trip (fleet.bench.ts times them on Redis).
+// bench's settings) on three counting in-memory stores: key by key (no batches, as every store was before
+// decision 0096), with the batched read `getItems` (decision 0096), and with the batched writes `setItems`
+// and `removeItems` too (decision 0098), and prints the calls each compacting step made. Calls, not time: on a networked store each is a round trip (fleet.bench.ts times them on Redis).
 // Run: npx -y pnpm@12.4.2 bench store-calls
-import { type Message, memoryStore, type StorePlugin } from '@ctxkit/core';
+import { type Message, memoryStore, type StoreEntry, type StorePlugin } from '@ctxkit/core';
 import { corpusDir, corpusMissingMessage, listTrajectories, readTrajectory } from '@ctxkit/testkit';
 import { factualNoteSummarizer } from '@ctxkit/tier-trim';
 import { median } from '../../../tools/bench/measure.ts';
@@ -20,9 +20,12 @@ interface Counted {
   writes: number;
 }
 
-/** A memory store that counts its calls: reads (`getItem`, `getItems`) and writes (set, claim, remove). */
-function countingStore(batched: boolean): Counted {
-  const { getItems, ...inner } = memoryStore();
+/** Which batched calls a counting store offers: none, the read, or the read and the writes. */
+type Batches = 'none' | 'reads' | 'all';
+
+/** A memory store that counts its calls: reads (`getItem`, `getItems`) and writes (set, claim, remove, and their batches). */
+function countingStore(batches: Batches): Counted {
+  const { getItems, setItems, removeItems, ...inner } = memoryStore();
   const counted: Counted = { reads: 0, writes: 0, store: inner };
   const read = <T>(result: Promise<T>) => {
     counted.reads += 1;
@@ -38,7 +41,8 @@ function countingStore(batched: boolean): Counted {
     setItem: (key, value) => write(inner.setItem(key, value)),
     removeItem: (key) => write(inner.removeItem(key)),
     setItemIfAbsent: (key, value) => write(inner.setItemIfAbsent!(key, value)),
-    ...(batched ? { getItems: (keys: readonly string[]) => read(getItems!(keys)) } : {}),
+    ...(batches !== 'none' ? { getItems: (keys: readonly string[]) => read(getItems!(keys)) } : {}),
+    ...(batches === 'all' ? { setItems: (entries: readonly StoreEntry[]) => write(setItems!(entries)), removeItems: (keys: readonly string[]) => write(removeItems!(keys)) } : {}),
   };
   return counted;
 }
@@ -66,16 +70,21 @@ async function replay(recorded: readonly Message[], counted: Counted): Promise<{
 }
 
 const summary = (values: readonly number[]) => (values.length === 0 ? '–' : `${median(values)} / ${Math.max(...values)}`);
+type Steps = { reads: number; writes: number }[];
+const of = (steps: Steps, count: (step: Steps[number]) => number) => summary(steps.map(count));
 console.log("\nStore calls per compacting step, 32,000-token window (median / max over the run's compactions)\n");
-console.log('| run | compactions | reads, key by key | reads, getItems | all calls, key by key | all calls, getItems | requests differing |');
-console.log('|---|---:|---:|---:|---:|---:|---:|');
+console.log(
+  '| run | compactions | reads, key by key | reads, getItems | writes, key by key | writes, setItems | all calls, key by key | all calls, getItems | all calls, every batch | requests differing |',
+);
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const file of listTrajectories()) {
   const recorded = readTrajectory(file);
-  const before = await replay(recorded, countingStore(false));
-  const after = await replay(recorded, countingStore(true));
-  const differing = after.sent.filter((request, index) => request !== before.sent[index]).length;
-  const all = (steps: { reads: number; writes: number }[]) => steps.map((step) => step.reads + step.writes);
+  const keyByKey = await replay(recorded, countingStore('none'));
+  const reads = await replay(recorded, countingStore('reads'));
+  const all = await replay(recorded, countingStore('all'));
+  const differing = [reads, all].map((run) => run.sent.filter((request, index) => request !== keyByKey.sent[index]).length);
+  const calls = (step: Steps[number]) => step.reads + step.writes;
   console.log(
-    `| ${file.replace('.jsonl', '')} | ${after.steps.length} | ${summary(before.steps.map((step) => step.reads))} | ${summary(after.steps.map((step) => step.reads))} | ${summary(all(before.steps))} | ${summary(all(after.steps))} | ${differing} |`,
+    `| ${file.replace('.jsonl', '')} | ${all.steps.length} | ${of(keyByKey.steps, (step) => step.reads)} | ${of(all.steps, (step) => step.reads)} | ${of(reads.steps, (step) => step.writes)} | ${of(all.steps, (step) => step.writes)} | ${of(keyByKey.steps, calls)} | ${of(reads.steps, calls)} | ${of(all.steps, calls)} | ${differing[0]}, ${differing[1]} |`,
   );
 }

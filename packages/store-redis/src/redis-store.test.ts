@@ -200,3 +200,64 @@ describe.skipIf(!installed)('redisStore.getItems on a real redis-server (127.0.0
     await expect(closed.getItems!(['r1'])).rejects.toThrow('[ctxkit:store-redis] getItems "r1" failed: the store was closed');
   });
 });
+
+describe.skipIf(!installed)('redisStore.setItems and removeItems on a real redis-server (127.0.0.1)', () => {
+  const redis = useRedisServer();
+  const open = redis.open;
+  /** How many times the server ran each command since it started (INFO commandstats). */
+  const commandCalls = async (...commands: string[]) => {
+    const info = String(await open().client.info('commandstats'));
+    return commands.map((command) => Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(info)?.[1] ?? 0));
+  };
+
+  it('writes a batch in one transaction, in order, archive keys expiring as setItem sets them and windows kept, and removes a batch with one UNLINK', async () => {
+    const store = open({ base: 'batch-write', ttlSeconds: 3_600 });
+    const archive = conversationStore(store, 'ticket-9');
+    await store.getItem('warm-up');
+    const before = await commandCalls('exec', 'set', 'unlink');
+    await archive.setItems!([
+      { key: 'r1', value: { handle: 'r1', content: 'line\r\n' } },
+      { key: 'microcompact:seen:abc', value: 'r9' },
+      { key: 'text', value: '123' },
+      { key: 'microcompact:seen:abc', value: 'r1' },
+    ]);
+    await store.setItems!([{ key: 'windows:a:b', value: { contextWindow: 8_192 } }]);
+    const after = await commandCalls('exec', 'set', 'unlink');
+    expect(after.map((count, index) => count - before[index]!)).toEqual([2, 5, 0]);
+    expect(await archive.getItems!(['r1', 'microcompact:seen:abc', 'text'])).toEqual([{ handle: 'r1', content: 'line\r\n' }, 'r1', '123']);
+    expect(await store.client.get('batch-write:conversations:ticket-9:text')).toBe('"123"');
+    const ttl = await store.client.ttl('batch-write:conversations:ticket-9:r1');
+    expect(ttl).toBeGreaterThan(3_500);
+    expect(ttl).toBeLessThanOrEqual(3_600);
+    expect(await store.client.ttl('batch-write:windows:a:b')).toBe(-1);
+    await archive.removeItems!(['r1', 'text', 'absent']);
+    expect((await commandCalls('unlink'))[0]! - after[2]!).toBe(1);
+    expect(await archive.getItems!(['r1', 'microcompact:seen:abc', 'text'])).toEqual([null, 'r1', null]);
+  });
+
+  it('refuses a batch holding a key setItem refuses, writing none of it', async () => {
+    const store = open({ base: 'batch-refused' });
+    await expect(
+      store.setItems!([
+        { key: 'r1', value: 1 },
+        { key: 'a:..', value: 2 },
+      ]),
+    ).rejects.toThrow('[ctxkit:store-redis] setItems "r1", "a:.." failed: Redis at 127.0.0.1');
+    expect(await store.client.exists('batch-refused:r1')).toBe(0);
+  });
+
+  it('names the server and the keys when a batch is not answered in time, or the store is closed', async () => {
+    const store = open({ base: 'batch-slow', timeoutMs: 100 });
+    await store.setItem('windows:a:b', 1);
+    await open().client.call('CLIENT', 'PAUSE', '700', 'ALL');
+    const entries = ['r1', 'r2', 'r3', 'r4'].map((key) => ({ key, value: key }));
+    await expect(store.setItems!(entries)).rejects.toThrow(
+      `[ctxkit:store-redis] setItems "r1", "r2", "r3" and 1 more failed: Redis at 127.0.0.1:${redis.server.port} did not answer within 100 ms (timeoutMs)`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const closed = redisStore({ url: redis.server.url });
+    await closed.close();
+    await expect(closed.setItems!(entries)).rejects.toThrow('[ctxkit:store-redis] setItems "r1", "r2", "r3" and 1 more failed: the store was closed');
+    await expect(closed.removeItems!(['r1'])).rejects.toThrow('[ctxkit:store-redis] removeItems "r1" failed: the store was closed');
+  });
+});

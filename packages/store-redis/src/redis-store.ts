@@ -1,4 +1,4 @@
-import { CtxkitError, conversationKeyPrefix, describeKeys, type StorePlugin } from '@ctxkit/core';
+import { CtxkitError, conversationKeyPrefix, describeKeys, type StoreEntry, type StorePlugin } from '@ctxkit/core';
 import { storeKey, unstorageStore } from '@ctxkit/store';
 import type { Redis } from 'ioredis';
 import { createStorage, joinKeys } from 'unstorage';
@@ -81,6 +81,25 @@ function located(operation: string, keys: string, error: unknown, server: { wher
 }
 
 /**
+ * Writes `entries` in one MULTI/EXEC: every key checked first (a key `setItem` refuses fails the batch with
+ * nothing sent), values as the JSON text the unstorage driver writes, `undefined` removed as `setItem`
+ * removes it. A command the server refuses inside the transaction fails the batch.
+ */
+async function writeBatch(client: Redis, base: string | undefined, entries: readonly StoreEntry[], expiryOf: (key: string) => number | undefined): Promise<void> {
+  const commands = entries.map(({ key, value }) => ({ redisKey: joinKeys(base ?? '', storeKey(key)), text: value === undefined ? undefined : JSON.stringify(value), ttl: expiryOf(key) }));
+  const transaction = client.multi();
+  for (const { redisKey, text, ttl } of commands) {
+    if (text === undefined) transaction.unlink(redisKey);
+    else if (ttl === undefined) transaction.set(redisKey, text);
+    else transaction.set(redisKey, text, 'EX', ttl);
+  }
+  const answers = await transaction.exec();
+  if (answers === null) throw new Error('the transaction was aborted');
+  const refused = answers.find(([error]) => error);
+  if (refused) throw refused[0];
+}
+
+/**
  * A store for a fleet of agent workers, on unstorage's Redis driver (ioredis): every worker pointed at
  * the same server sees the same archived tool results, learned windows and calibrations. Archive
  * entries expire `ttlSeconds` after they are written; windows and calibrations do not. Give each
@@ -126,7 +145,9 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
   });
   let closed = false;
   const storage = createStorage({ driver });
-  const inner = unstorageStore(storage, { ttlSeconds: (key) => (ttlSeconds > 0 && isArchiveKey(key) ? ttlSeconds : undefined) });
+  // Archive keys expire, whichever call writes them.
+  const expiryOf = (key: string): number | undefined => (ttlSeconds > 0 && isArchiveKey(key) ? ttlSeconds : undefined);
+  const inner = unstorageStore(storage, { ttlSeconds: expiryOf });
   // Once connected, a call while the client is reconnecting fails at once rather than queueing: a write
   // sent after its caller was told it failed could land later, out of order.
   const ready = async (operation: string, keys: string) => {
@@ -168,6 +189,20 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
       if (keys.length === 0) return Promise.resolve([]);
       return callOn('getItems', describeKeys(keys), () => inner.getItems!(keys));
     },
+    // One MULTI/EXEC (one round trip): each entry a SET on the key and text the unstorage driver writes, with
+    // the expiry setItem gives it, in order, so a later entry for a key wins; the server applies the batch
+    // whole, so no other client reads half of it.
+    setItems(entries) {
+      if (entries.length === 0) return Promise.resolve();
+      return callOn('setItems', describeKeys(entries.map(({ key }) => key)), () => writeBatch(client, base, entries, expiryOf));
+    },
+    // One UNLINK for every key, as the unstorage driver removes one.
+    removeItems(keys) {
+      if (keys.length === 0) return Promise.resolve();
+      return callOn('removeItems', describeKeys(keys), async () => {
+        await client.unlink(...keys.map((key) => joinKeys(base ?? '', storeKey(key))));
+      });
+    },
     // SET ... NX on the key and text the unstorage driver writes (base joined as it joins it, the value as
     // JSON text), so a claimed entry reads back through getItem like any other and expires like one.
     setItemIfAbsent(key, value) {
@@ -175,7 +210,7 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
         // The keys unstorage refuses for setItem and getItem are refused: claimed, "" would take the base key itself.
         const redisKey = joinKeys(base ?? '', storeKey(key));
         const text = JSON.stringify(value);
-        const ttl = ttlSeconds > 0 && isArchiveKey(key) ? ttlSeconds : undefined;
+        const ttl = expiryOf(key);
         const answer = ttl === undefined ? await client.set(redisKey, text, 'NX') : await client.set(redisKey, text, 'EX', ttl, 'NX');
         return answer === 'OK';
       });

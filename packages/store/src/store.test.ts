@@ -215,6 +215,95 @@ describe('unstorageStore.getItems', () => {
   });
 });
 
+describe('unstorageStore.setItems and removeItems', () => {
+  /** A driver that records every write it gets; setItem answers later the earlier it is called, so parallel writes land in reverse. */
+  const recordingDriver = (withBatch: boolean) => {
+    const entries = new Map<string, string>();
+    const calls: unknown[] = [];
+    let pending = 0;
+    const driver = {
+      name: 'recording',
+      hasItem: async (key: string) => entries.has(key),
+      getItem: async (key: string) => entries.get(key) ?? null,
+      setItem: async (key: string, value: string, options: unknown) => {
+        calls.push(['setItem', key, options]);
+        pending += 1;
+        await new Promise((resolve) => setTimeout(resolve, 5 * (10 - pending)));
+        entries.set(key, value);
+      },
+      ...(withBatch
+        ? {
+            setItems: async (items: { key: string; value: string; options?: unknown }[]) => {
+              calls.push(['setItems', items.map(({ key, value, options }) => [key, value, options])]);
+              for (const { key, value } of items) entries.set(key, value);
+            },
+          }
+        : {}),
+      removeItem: async (key: string) => void entries.delete(key),
+      getKeys: async () => [...entries.keys()],
+    };
+    return { driver, calls };
+  };
+
+  it("writes a batch in one driver call, strings as JSON text, each entry with its own expiry, a key's later entry the only one sent", async () => {
+    const { driver, calls } = recordingDriver(true);
+    const store = unstorageStore(createStorage({ driver }), { prefix: 'run1', ttlSeconds: (key) => (key.startsWith('r') ? 60 : undefined) });
+    await store.setItems!([
+      { key: 'r1', value: { handle: 'r1' } },
+      { key: 'seen:a', value: 'r1' },
+      { key: 'seen:b', value: '123' },
+      { key: 'seen:a', value: 'r2' },
+    ]);
+    expect(calls).toEqual([
+      [
+        'setItems',
+        [
+          ['run1:r1', '{"handle":"r1"}', { ttl: 60 }],
+          ['run1:seen:b', '"123"', undefined],
+          ['run1:seen:a', '"r2"', undefined],
+        ],
+      ],
+    ]);
+    expect(await store.getItems!(['r1', 'seen:a', 'seen:b'])).toEqual([{ handle: 'r1' }, 'r2', '123']);
+    await store.setItems!([]);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('leaves the later entry for a key on a driver that writes a batch in parallel, its earlier writes finishing last', async () => {
+    const { driver, calls } = recordingDriver(false);
+    const store = unstorageStore(createStorage({ driver }));
+    await store.setItems!([
+      { key: 'r1', value: 'first' },
+      { key: 'other', value: 1 },
+      { key: '/r1', value: 'later' },
+    ]);
+    expect(await store.getItem('r1')).toBe('later');
+    expect(calls.map((call) => (call as string[])[1])).toEqual(['other', 'r1']);
+  });
+
+  it('turns a driver failure into one STORE_ERROR naming the keys, and removes several keys at once', async () => {
+    const storage = createStorage({
+      driver: {
+        name: 'full',
+        hasItem: async () => false,
+        getItem: async () => null,
+        setItem: async () => {
+          throw new Error('disk full');
+        },
+        getKeys: async () => [],
+      },
+    });
+    const entries = ['r1', 'r2', 'r3', 'r4', 'r5'].map((key) => ({ key, value: key }));
+    const error = await unstorageStore(storage).setItems!(entries).catch((caught: unknown) => caught);
+    expect(CtxkitError.isInstance(error, 'STORE_ERROR')).toBe(true);
+    expect((error as Error).message).toBe('[ctxkit:store] setItems "r1", "r2", "r3" and 2 more failed: disk full');
+    const store = fileStore(mkdtempSync(join(tmpdir(), 'ctxkit-store-')));
+    await store.setItems!(entries);
+    await store.removeItems!(['r1', 'r3', 'absent', 'r1']);
+    expect(await store.getItems!(['r1', 'r2', 'r3'])).toEqual([null, 'r2', null]);
+  });
+});
+
 describe('storeKey', () => {
   it('gives a key as unstorage keeps it, and refuses the keys setItem refuses', () => {
     expect(storeKey('conversations/a:r1')).toBe('conversations:a:r1');

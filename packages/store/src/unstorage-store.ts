@@ -1,4 +1,4 @@
-import { CtxkitError, describeKeys, type StorePlugin } from '@ctxkit/core';
+import { CtxkitError, describeKeys, type StoreEntry, type StorePlugin } from '@ctxkit/core';
 import { hasDotSegment, normalizeKey, type Storage } from 'unstorage';
 
 /**
@@ -65,13 +65,51 @@ export function unstorageStore(storage: Storage, options: UnstorageStoreOptions 
     setItem: (key, value) =>
       guard('setItem', key, () => {
         const ttl = options.ttlSeconds?.(key);
-        const stored = (typeof value === 'string' ? JSON.stringify(value) : value) as never;
-        return ttl === undefined ? storage.setItem(prefix + key, stored) : storage.setItem(prefix + key, stored, { ttl });
+        return ttl === undefined ? storage.setItem(prefix + key, stored(value)) : storage.setItem(prefix + key, stored(value), { ttl });
       }),
     removeItem: (key) => guard('removeItem', key, () => storage.removeItem(prefix + key)),
+    // One storage.setItems call: the driver's own batch where it has one, its setItem per key (in parallel) elsewhere.
+    setItems: (entries) => (entries.length === 0 ? Promise.resolve() : guardKeys('setItems', describeKeys(entries.map(({ key }) => key)), () => writeBatch(storage, prefix, entries, options))),
+    // unstorage has no batched remove: each distinct key removed at once, in parallel.
+    removeItems: (keys) =>
+      keys.length === 0
+        ? Promise.resolve()
+        : guardKeys('removeItems', describeKeys(keys), async () => {
+            await Promise.all([...new Set(keys)].map((key) => storage.removeItem(prefix + key)));
+          }),
     // One storage.getItems call: one MGET on Redis, the driver's getItem per key (in parallel) elsewhere.
     getItems: (keys) => (keys.length === 0 ? Promise.resolve([]) : guardKeys('getItems', describeKeys(keys), () => readBatch(storage, prefix, keys))),
   };
+}
+
+/**
+ * A value as it goes to unstorage: strings as JSON text, since unstorage parses what it reads back (destr),
+ * so "123" or "true" would come back as a number or boolean; JSON text reads back as the same string.
+ */
+function stored(value: unknown): never {
+  return (typeof value === 'string' ? JSON.stringify(value) : value) as never;
+}
+
+/**
+ * Writes `entries` through one `storage.setItems`, leaving what `setItem` on each in order would. unstorage
+ * writes a batch's entries in parallel where the driver has no batch of its own, so of several entries for
+ * one key (matched as unstorage normalises keys) only the last is sent; `undefined`, which `setItem` takes
+ * as a removal, is removed. Each entry carries its own expiry.
+ */
+async function writeBatch(storage: Storage, prefix: string, entries: readonly StoreEntry[], options: UnstorageStoreOptions): Promise<void> {
+  const last = new Map<string, StoreEntry>();
+  for (const entry of entries) {
+    const normalized = normalizeKey(prefix + entry.key);
+    last.delete(normalized);
+    last.set(normalized, entry);
+  }
+  const written = [...last.values()].filter(({ value }) => value !== undefined);
+  const removed = [...last.values()].filter(({ value }) => value === undefined);
+  const items = written.map(({ key, value }) => {
+    const ttl = options.ttlSeconds?.(key);
+    return { key: prefix + key, value: stored(value), ...(ttl === undefined ? {} : { options: { ttl } }) };
+  });
+  await Promise.all([storage.setItems(items), ...removed.map(({ key }) => storage.removeItem(prefix + key))]);
 }
 
 /**

@@ -30,6 +30,14 @@ function dotRefusing(claimsRefuse: boolean): StorePlugin {
       if (claimsRefuse) checked(key);
       return inner.setItemIfAbsent!(key, value);
     },
+    setItems: async (entries) => {
+      for (const { key } of entries) checked(key);
+      return inner.setItems!(entries);
+    },
+    removeItems: async (keys) => {
+      for (const key of keys) checked(key);
+      return inner.removeItems!(keys);
+    },
   };
 }
 
@@ -83,5 +91,66 @@ describe('checkStoreConformance: getItems', () => {
     const refusing = dotRefusing(true);
     const lax: StorePlugin = { ...refusing, getItems: (keys) => Promise.all(keys.map((key) => (key.includes('..') ? inner.getItem(key) : refusing.getItem(key)))) };
     await expect(checkStoreConformance(() => lax, { runs: 5 })).rejects.toThrow('getItems must refuse a key getItem refuses, and read one it reads ("odd:..:key": getItem refused it)');
+  });
+});
+
+describe('checkStoreConformance: setItems and removeItems', () => {
+  /** The memory store with a batched write of its own making. */
+  const withSetItems = (setItems: (inner: StorePlugin, entries: readonly { key: string; value: unknown }[]) => Promise<void>): StorePlugin => {
+    const inner = memoryStore();
+    return { ...inner, setItems: (entries) => setItems(inner, entries) };
+  };
+
+  it('passes a store without them, and the memory store with them', async () => {
+    const { setItems: _set, removeItems: _remove, ...plain } = memoryStore();
+    await expect(checkStoreConformance(() => plain, { runs: 20 })).resolves.toBeUndefined();
+    await expect(checkStoreConformance(() => memoryStore(), { runs: 20 })).resolves.toBeUndefined();
+  });
+
+  it('fails a batched write where the first entry for a key wins, strings are parsed, or values are stored by reference', async () => {
+    const firstWins = withSetItems(async (inner, entries) => {
+      for (const entry of [...entries].reverse()) await inner.setItem(entry.key, entry.value);
+    });
+    await expect(checkStoreConformance(() => firstWins, { runs: 5 })).rejects.toThrow(
+      'setItems must leave the later of two entries for one key, as setItem in order would: "batched:twice" reads {"first":true}',
+    );
+    const parsing = withSetItems(async (inner, entries) => {
+      for (const { key, value } of entries) await inner.setItem(key, typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : value);
+    });
+    await expect(checkStoreConformance(() => parsing, { runs: 20 })).rejects.toThrow(/setItems wrote "[0-9]+" under|setItems must write as setItem does: "batch:number-text"/);
+    // Copies in and out, except setItems, which keeps the caller's objects.
+    const kept = new Map<string, unknown>();
+    const byReference: StorePlugin = {
+      specificationVersion: 'v1',
+      kind: 'store',
+      id: 'by-reference',
+      getItem: async (key) => (kept.has(key) ? structuredClone(kept.get(key)) : null) as never,
+      setItem: async (key, value) => {
+        kept.set(key, structuredClone(value));
+      },
+      removeItem: async (key) => {
+        kept.delete(key);
+      },
+      setItems: async (entries) => {
+        for (const { key, value } of entries) kept.set(key, value);
+      },
+    };
+    await expect(checkStoreConformance(() => byReference, { runs: 5 })).rejects.toThrow('a value changed by the caller after setItems must not change what is stored');
+  });
+
+  it('fails a batched write that writes a key setItem refuses, and a batched remove that leaves keys behind', async () => {
+    const refusing = dotRefusing(true);
+    const laxOnDots: StorePlugin = {
+      ...refusing,
+      setItems: async (entries) => {
+        for (const { key, value } of entries) if (!key.includes('..')) await refusing.setItem(key, value);
+      },
+    };
+    await expect(checkStoreConformance(() => laxOnDots, { runs: 5 })).rejects.toThrow('setItems must refuse a key setItem refuses, and write one it writes ("odd:..:key": setItem refused it)');
+    const inner = memoryStore();
+    const removesFirst: StorePlugin = { ...inner, removeItems: (keys) => inner.removeItem(keys[0]!) };
+    await expect(checkStoreConformance(() => removesFirst, { runs: 5 })).rejects.toThrow(
+      'removeItems must remove exactly the keys it is given: "removed:a", "removed:b", "removed:kept" read [null,"removed:b","removed:kept"]',
+    );
   });
 });

@@ -44,7 +44,9 @@ const same = (actual: unknown, expected: unknown) => JSON.stringify(actual) === 
  * keys never share an entry; a `scopedStore` view sees only its own keys. A store that offers
  * `setItemIfAbsent` writes only into an empty key, refuses the keys `setItem` refuses, and of several racing
  * calls on one key exactly one wins. A store that offers `getItems` answers every key as `getItem` does, in
- * order, a key asked twice answered twice, each value its own copy.
+ * order, a key asked twice answered twice, each value its own copy. A store that offers `setItems` leaves
+ * what `setItem` on each entry in order leaves (a later entry for a key wins), values copied, and refuses
+ * the keys `setItem` refuses; `removeItems` removes as `removeItem` on each key does.
  * Rejects with the first broken rule (and fast-check's seed for a generated value).
  * @param createStore makes a store; it may be shared, every check writes under its own key prefix
  */
@@ -72,6 +74,14 @@ export async function checkStoreConformance(createStore: () => StorePlugin | Pro
         const [batched] = await store.getItems([key]);
         if (!same(batched, written) || (typeof written === 'string' && batched !== written))
           fail(`getItems read ${JSON.stringify(key)} as ${JSON.stringify(batched)}, getItem as ${JSON.stringify(read)}`);
+      }
+      if (store.setItems) {
+        // Its own first segment, so it is never a folder of the key setItem wrote.
+        const batchedKey = `${keyNumber}b:${generated}`;
+        await store.setItems([{ key: batchedKey, value: written }]);
+        const readBatched = await store.getItem(batchedKey);
+        if (!same(readBatched, written) || (typeof written === 'string' && readBatched !== written))
+          fail(`setItems wrote ${JSON.stringify(written)} under ${JSON.stringify(batchedKey)}, getItem read it back as ${JSON.stringify(readBatched)}`);
       }
     }),
     { numRuns: runs, seed, includeErrorInReport: true },
@@ -109,6 +119,8 @@ export async function checkStoreConformance(createStore: () => StorePlugin | Pro
   if ((await store.getItem('r1')) !== null) fail('a scoped view must not write the unscoped key');
   if (store.setItemIfAbsent) await checkSetItemIfAbsent(store, fail);
   if (store.getItems) await checkGetItems(store, fail);
+  if (store.setItems) await checkSetItems(store, fail);
+  if (store.removeItems) await checkRemoveItems(store, fail);
 }
 
 /** Values a batched read must answer exactly as `getItem` does: strings that look like JSON, numbers, objects. */
@@ -154,6 +166,55 @@ async function checkGetItems(store: StorePlugin, fail: (rule: string) => never):
     () => true,
   );
   if (refused !== batchRefused) fail(`getItems must refuse a key getItem refuses, and read one it reads ("odd:..:key": getItem ${refused ? 'refused' : 'read'} it)`);
+}
+
+/** The optional batched write: what `setItem` on each entry in order would leave, as copies, refusing what it refuses. */
+async function checkSetItems(store: StorePlugin, fail: (rule: string) => never): Promise<void> {
+  const write = store.setItems!.bind(store);
+  const values = Object.entries(batchValues);
+  for (const [key, value] of values) await store.setItem(`single:${key}`, value);
+  await store.setItem('batched:replaced', 'before the batch');
+  const object = { list: [1], nested: { text: 'kept' } };
+  await write([
+    { key: 'batched:twice', value: { first: true } },
+    ...values.map(([key, value]) => ({ key: `batched:${key}`, value })),
+    { key: 'batched:replaced', value: 'by the batch' },
+    { key: 'batched:copied', value: object },
+    { key: 'batched:twice', value: '123' },
+  ]);
+  object.list.push(2);
+  for (const [key] of values) {
+    const [single, batched] = [await store.getItem(`single:${key}`), await store.getItem(`batched:${key}`)];
+    if (!same(batched, single) || (typeof single === 'string' && batched !== single)) {
+      fail(`setItems must write as setItem does: ${JSON.stringify(key)} reads ${JSON.stringify(batched)} written by setItems, ${JSON.stringify(single)} by setItem`);
+    }
+  }
+  const twice = await store.getItem('batched:twice');
+  if (twice !== '123') fail(`setItems must leave the later of two entries for one key, as setItem in order would: "batched:twice" reads ${JSON.stringify(twice)}, not "123"`);
+  if ((await store.getItem('batched:replaced')) !== 'by the batch') fail('setItems must overwrite a key written before');
+  if (!same(await store.getItem('batched:copied'), { list: [1], nested: { text: 'kept' } })) fail('a value changed by the caller after setItems must not change what is stored');
+  await write([]);
+  const refused = await store.setItem('odd:..:single', 'x').then(
+    () => false,
+    () => true,
+  );
+  const batchRefused = await write([
+    { key: 'batched:beside-odd', value: 1 },
+    { key: 'odd:..:batched', value: 'x' },
+  ]).then(
+    () => false,
+    () => true,
+  );
+  if (refused !== batchRefused) fail(`setItems must refuse a key setItem refuses, and write one it writes ("odd:..:key": setItem ${refused ? 'refused' : 'wrote'} it)`);
+}
+
+/** The optional batched remove: each key as `removeItem` removes it, absent keys no error. */
+async function checkRemoveItems(store: StorePlugin, fail: (rule: string) => never): Promise<void> {
+  for (const key of ['removed:a', 'removed:b', 'removed:kept']) await store.setItem(key, key);
+  await store.removeItems!(['removed:a', 'removed:never-written', 'removed:b', 'removed:a']);
+  await store.removeItems!([]);
+  const left = [await store.getItem('removed:a'), await store.getItem('removed:b'), await store.getItem('removed:kept')];
+  if (!same(left, [null, null, 'removed:kept'])) fail(`removeItems must remove exactly the keys it is given: "removed:a", "removed:b", "removed:kept" read ${JSON.stringify(left)}`);
 }
 
 /** The optional atomic write: only into an empty key, reads back like `setItem`, and one winner of a race. */

@@ -1,5 +1,5 @@
 import type { Message, StorePlugin, TierContext } from '@ctxkit/core';
-import { nextHandleKey, writeKey } from './archive.ts';
+import { nextHandleKey, removeKeys, writeKeys } from './archive.ts';
 import type { Plan } from './archive-plan.ts';
 import { groupDigits } from './stub-text.ts';
 
@@ -16,11 +16,18 @@ export function oldestEnough(plans: readonly Plan[], messages: readonly Message[
   return chosen;
 }
 
-/** Writes the plan to the store: records first (a stub must never name a handle whose original is not stored yet), then fingerprints, then the counter. */
+/**
+ * Writes the plan to the store: records, then fingerprints, then the counter, in one `setItems` call on a
+ * store that has it (key by key in that order on one that does not). A stub never names a handle whose
+ * original is not stored, because the stubs reach the transcript only once this resolves. A batch the store
+ * applies part of (a crash, a failure mid-way; unstorage writes a batch's keys in parallel) may leave a
+ * fingerprint without its record or a counter ahead: planning reads a fingerprint as archived only when the
+ * record it names holds that call and content, and probing passes over used handles (decision 0098).
+ */
 export async function commitArchive(store: StorePlugin, plans: readonly Plan[], nextNumber: number): Promise<void> {
-  for (const planned of plans) if (planned.record) await writeKey(store, planned.handle, planned.record);
-  for (const planned of plans) if (planned.seen) await writeKey(store, planned.seen, planned.handle);
-  if (plans.some((planned) => planned.record)) await writeKey(store, nextHandleKey, nextNumber);
+  const records = plans.flatMap((planned) => (planned.record ? [{ key: planned.handle, value: planned.record }] : []));
+  const fingerprints = plans.flatMap((planned) => (planned.seen ? [{ key: planned.seen, value: planned.handle }] : []));
+  await writeKeys(store, [...records, ...fingerprints, ...(records.length > 0 ? [{ key: nextHandleKey, value: nextNumber }] : [])]);
 }
 
 /**
@@ -30,13 +37,14 @@ export async function commitArchive(store: StorePlugin, plans: readonly Plan[], 
  */
 export async function releaseReservations(store: StorePlugin, reserved: readonly string[], committed: readonly Plan[]): Promise<void> {
   const written = new Set(committed.flatMap((planned) => (planned.record ? [planned.handle] : [])));
-  for (const handle of reserved) {
-    if (written.has(handle)) continue;
-    try {
-      await store.removeItem(handle);
-    } catch {
-      // left behind: the number is skipped, nothing is lost
-    }
+  try {
+    // One removeItems call on a store that has it; key by key, each tried, on one that does not.
+    await removeKeys(
+      store,
+      reserved.filter((handle) => !written.has(handle)),
+    );
+  } catch {
+    // left behind: the number is skipped, nothing is lost
   }
 }
 

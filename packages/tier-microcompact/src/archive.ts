@@ -1,4 +1,4 @@
-import { type ContentPart, CtxkitError, describeKeys, type StorePlugin } from '@ctxkit/core';
+import { type ContentPart, CtxkitError, describeKeys, type StoreEntry, type StorePlugin } from '@ctxkit/core';
 
 /** The source name in this package's error messages: `[ctxkit:tier-microcompact] ...`. */
 export const source = 'tier-microcompact';
@@ -93,6 +93,32 @@ export async function readKeys(store: StorePlugin, keys: readonly string[]): Pro
 /** Writes a store key, turning a driver failure into `CtxkitError` STORE_ERROR that names the key. */
 export function writeKey(store: StorePlugin, key: string, value: unknown): Promise<void> {
   return guarded('writing', JSON.stringify(key), () => store.setItem(key, value));
+}
+
+/**
+ * Writes several store keys: one `setItems` call when the store has it, otherwise one `setItem` after another
+ * in the order given, as before stores could batch.
+ * @throws CtxkitError STORE_ERROR naming the keys (or, key by key, the key that failed) when the store fails
+ */
+export async function writeKeys(store: StorePlugin, entries: readonly StoreEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  if (!store.setItems) {
+    for (const { key, value } of entries) await writeKey(store, key, value);
+    return;
+  }
+  await guarded('writing', describeKeys(entries.map(({ key }) => key)), () => store.setItems!(entries));
+}
+
+/** Removes several store keys: one `removeItems` call when the store has it, otherwise one `removeItem` each, each failure its own. */
+export async function removeKeys(store: StorePlugin, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  if (store.removeItems) {
+    await guarded('removing', describeKeys(keys), () => store.removeItems!(keys));
+    return;
+  }
+  const failures: unknown[] = [];
+  for (const key of keys) await guarded('removing', JSON.stringify(key), () => store.removeItem(key)).catch((error: unknown) => failures.push(error));
+  if (failures.length > 0) throw failures[0];
 }
 
 /**

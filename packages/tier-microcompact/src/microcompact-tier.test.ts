@@ -289,11 +289,26 @@ describe('trouble', () => {
       getItem: failOn === 'getItem' ? async () => Promise.reject(new Error('connection reset')) : inner.getItem,
       getItems: failOn === 'getItem' ? async () => Promise.reject(new Error('connection reset')) : inner.getItems!,
       setItem: failOn === 'setItem' ? async () => Promise.reject(new Error('disk full')) : inner.setItem,
+      setItems: failOn === 'setItem' ? async () => Promise.reject(new Error('disk full')) : inner.setItems!,
     };
   };
 
-  it('skips with the reason, leaving the transcript as it was, when the store cannot be written', async () => {
-    const outcome = await microcompactTier().apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12, store: failingStore('setItem') }));
+  it('skips with the reason, leaving the transcript as it was, when the store cannot be written, naming the keys of the batch', async () => {
+    const store = failingStore('setItem');
+    const outcome = await microcompactTier().apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12, store }));
+    expect(outcome).toEqual({
+      status: 'skipped',
+      reason: expect.stringMatching(
+        /^could not archive to the store, transcript unchanged: \[ctxkit:tier-microcompact\] writing "r1", "r2", "microcompact:seen:[0-9a-f]+" and 2 more failed: disk full$/,
+      ),
+    });
+    // Every reservation is released: nothing is left under the handles.
+    expect(await store.getItem('r1')).toBeNull();
+  });
+
+  it('skips when a store without setItems cannot be written, naming the key', async () => {
+    const { setItems: _left, ...store } = failingStore('setItem');
+    const outcome = await microcompactTier().apply(codingRun(), tierContext({ messages: codingRun(), protectedStart: 12, store }));
     expect(outcome).toEqual({
       status: 'skipped',
       reason: 'could not archive to the store, transcript unchanged: [ctxkit:tier-microcompact] writing "r1" failed: disk full',

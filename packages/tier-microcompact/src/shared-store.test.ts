@@ -27,6 +27,14 @@ function tracked(store: StorePlugin): { store: StorePlugin; keys: Set<string> } 
         keys.delete(key);
         await store.removeItem(key);
       },
+      setItems: async (entries) => {
+        for (const { key } of entries) keys.add(key);
+        await store.setItems!(entries);
+      },
+      removeItems: async (removed) => {
+        for (const key of removed) keys.delete(key);
+        await store.removeItems!(removed);
+      },
       setItemIfAbsent: async (key, value) => {
         const written = await store.setItemIfAbsent!(key, value);
         if (written) keys.add(key);
