@@ -7,7 +7,6 @@ import { corpusDir } from '@ctxkit/testkit';
 import { measureRetrieval, type RetrievalQuery } from '../src/bench/measure-retrieval.ts';
 import { defaultStopWords, splitWords } from '../src/search-terms.ts';
 import { createToolSearch, type ToolSearchOptions } from '../src/tool-search.ts';
-import { withExpansion } from './expansion-option.ts';
 
 const corpus = corpusDir();
 if (!corpus) throw new Error('the shared corpus is absent');
@@ -22,7 +21,7 @@ const distractors = readdirSync(schemaDir)
   .sort()
   .flatMap((file) => JSON.parse(readFileSync(join(schemaDir, file), 'utf8')) as unknown[]);
 const half = (process.argv[2] ?? 'all') as 'tune' | 'test' | 'all';
-const options = withExpansion(JSON.parse(process.argv[3] ?? '{}')) as ToolSearchOptions & { weight?: number; sif?: number };
+const options = JSON.parse(process.argv[3] ?? '{}') as ToolSearchOptions & { weight?: number; sif?: number };
 // Optional 4th argument: word vectors as { word: [vector, norm, frequencyRank] } (an experiment with
 // static word vectors passed in through `semantic`; nothing of the kind ships with the package).
 const vectorFile = process.argv[4];

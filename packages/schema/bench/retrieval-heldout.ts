@@ -8,7 +8,6 @@ import MiniSearch from 'minisearch';
 import { measureRetrieval, type RetrievalQuery } from '../src/bench/measure-retrieval.ts';
 import { searchTerms } from '../src/search-terms.ts';
 import { createToolSearch, type ToolSearch, toolSearchText } from '../src/tool-search.ts';
-import { withExpansion } from './expansion-option.ts';
 
 interface ApiTool {
   name: string;
@@ -20,9 +19,6 @@ interface ApiTool {
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const args = process.argv.slice(2);
-const optionsAt = args.indexOf('--options');
-const searchOptions = optionsAt >= 0 ? withExpansion(JSON.parse(args[optionsAt + 1]!)) : {};
-if (optionsAt >= 0) args.splice(optionsAt, 2);
 const missesAt = args.indexOf('--misses');
 const showMisses = missesAt >= 0 ? Number(args[missesAt + 1]) : 0;
 const file = args.find((arg, position) => !arg.startsWith('--') && position !== missesAt + 1) ?? join(root, 'corpus', 'tool-retrieval', 'apibench-torchhub.json');
@@ -101,8 +97,8 @@ const pools = [
 ] as const;
 const searches = [
   ['(a) MiniSearch defaults, name + description', plainBm25],
-  ['(b) createToolSearch defaults', (pool: readonly unknown[]) => createToolSearch(pool, searchOptions)],
-  ['(c) createToolSearch, name + description only', (pool: readonly unknown[]) => createToolSearch(pool, { ...searchOptions, boost: { parameters: 0 } })],
+  ['(b) createToolSearch defaults', (pool: readonly unknown[]) => createToolSearch(pool)],
+  ['(c) createToolSearch, name + description only', (pool: readonly unknown[]) => createToolSearch(pool, { boost: { parameters: 0 } })],
 ] as const;
 for (const [label, pool] of pools) {
   for (const [kind, build] of searches) {

@@ -9,10 +9,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { measureRetrieval, type RetrievalQuery } from '../src/bench/measure-retrieval.ts';
 import { createToolSearch, type ToolSearch, type ToolSearchOptions, toolSearchText } from '../src/tool-search.ts';
-import { withExpansion } from './expansion-option.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
-const options = withExpansion(JSON.parse(process.argv[2] ?? '{}')) as ToolSearchOptions;
+const options = JSON.parse(process.argv[2] ?? '{}') as ToolSearchOptions;
 const half = process.argv[3] ?? 'tune';
 const read = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 const jsonFiles = (dir: string) =>

@@ -6,7 +6,6 @@ import { blendScores } from './semantic-blend.ts';
 import { createSemanticIndex, type SemanticIndex, type ToolEmbeddingInput, type ToolSearchSemantic } from './tool-embeddings.ts';
 import { type HubBankText, hubExcess, penaliseHubs } from './tool-hubness.ts';
 import { toolParts, toolShape } from './tool-shapes.ts';
-import { expansionScores, expansionText, expansionWeights, type ToolSearchExpansion } from './word-expansion.ts';
 
 /** Relative weight of each part of a tool in the ranking. */
 export interface ToolSearchBoost {
@@ -55,8 +54,6 @@ export interface ToolSearchOptions {
    * package. @default none (word match only)
    */
   semantic?: ToolSearchSemantic;
-  /** Scratch (decision 0097): related-word expansion. */
-  expansion?: ToolSearchExpansion;
 }
 
 export type { ToolSearchSemantic };
@@ -163,23 +160,21 @@ function checkLimit(limit: unknown, where: string): number {
   return limit;
 }
 
-type IndexedTool = { id: number; name: string; description: string; parameters: string; expansion: string };
+type IndexedTool = { id: number; name: string; description: string; parameters: string };
 
 /** The MiniSearch index with our tokenizer, field boosts and BM25 constants (decision 0020). */
 function createLexicalIndex(options: ToolSearchOptions): MiniSearch<IndexedTool> {
   const termOptions: SearchTermsOptions = { stopWords: new Set(options.stopWords ?? defaultStopWords), stem: options.stem ?? true };
-  const tokenize = (text: string, field?: string) => (field === 'expansion' ? text.split(' ').filter((term) => term !== '') : searchTerms(text, termOptions));
+  const tokenize = (text: string) => searchTerms(text, termOptions);
   const boost = { name: 1, description: 1, parameters: 0.05, ...options.boost };
-  const indexWeight = options.expansion?.indexWeight ?? 0;
   const prefixMinLength = options.prefixMinLength ?? 0;
   return new MiniSearch<IndexedTool>({
-    fields: ['name', 'description', 'parameters', 'expansion'],
+    fields: ['name', 'description', 'parameters'],
     tokenize,
     // Terms arrive lower-cased, filtered and stemmed from tokenize.
     processTerm: (term) => term,
     searchOptions: {
-      fields: indexWeight > 0 ? ['name', 'description', 'parameters', 'expansion'] : ['name', 'description', 'parameters'],
-      boost: { name: boost.name, description: boost.description, parameters: boost.parameters, expansion: indexWeight },
+      boost: { name: boost.name, description: boost.description, parameters: boost.parameters },
       bm25: { k: 2.2, b: 0.7, d: 0.5, ...options.bm25 },
       prefix: prefixMinLength > 0 ? (term) => term.length >= prefixMinLength : false,
       weights: { prefix: 0.3, fuzzy: 0.3 },
@@ -188,13 +183,8 @@ function createLexicalIndex(options: ToolSearchOptions): MiniSearch<IndexedTool>
 }
 
 /** Word-match scores of a query by tool position: summed BM25, MiniSearch's coordination factor undone. */
-function lexicalScores(index: MiniSearch<IndexedTool>, query: string, expansion?: ToolSearchExpansion): Map<number, number> {
+function lexicalScores(index: MiniSearch<IndexedTool>, query: string): Map<number, number> {
   const results = index.search(query);
-  if (expansion && (expansion.queryWeight ?? 0.3) > 0) {
-    const scores = new Map(results.map((result) => [result.id as number, result.score / Math.max(1, result.queryTerms.length)]));
-    for (const [id, score] of expansionScores(index, expansionWeights(expansion, searchTerms(query)))) scores.set(id, (scores.get(id) ?? 0) + score);
-    return scores;
-  }
   // MiniSearch multiplies a score by the number of query words matched; that favours long
   // descriptions that share many common words with a chatty request. Plain summed BM25 ranks
   // better on tool text (decision 0020), so the factor is undone here.
@@ -264,11 +254,10 @@ export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSear
     const words = `${splitWords(text.name).join(' ')} ${text.title}\n${text.description}`;
     embeddingInputs.push({ position, name: text.name, text: words });
     hubTexts.push({ position, text: words });
-    const expanded = options.expansion && (options.expansion.indexWeight ?? 0) > 0 ? expansionText(options.expansion.table, searchTerms(`${words}`)) : '';
-    index.add({ id: position, name: `${text.name} ${text.title}`, description: text.description, parameters: text.parameters, expansion: expanded });
+    index.add({ id: position, name: `${text.name} ${text.title}`, description: text.description, parameters: text.parameters });
   });
-  const excess = hubPenalty > 0 ? hubExcess(hubTexts, (query) => lexicalScores(index, query, options.expansion)) : new Map<number, number>();
-  const wordScores = (query: string) => penaliseHubs(lexicalScores(index, query, options.expansion), excess, hubPenalty);
+  const excess = hubPenalty > 0 ? hubExcess(hubTexts, (query) => lexicalScores(index, query)) : new Map<number, number>();
+  const wordScores = (query: string) => penaliseHubs(lexicalScores(index, query), excess, hubPenalty);
   const meaning: SemanticIndex | undefined = semantic ? createSemanticIndex(semantic, embeddingInputs) : undefined;
 
   const checkQuery = (query: string, rankOptions: ToolSearchQueryOptions) => {

