@@ -309,3 +309,39 @@ describe('classifyError on the forty-sixth held-out set’s families (decision 0
     expect(classifyError({ status: 500, body: 'the KV cache has insufficient capacity for the requested tokens' })).toMatchObject({ kind: 'context_overflow' });
   });
 });
+
+describe('classifyError on the forty-seventh held-out set’s families (decision 0064)', () => {
+  it('reads capacity "temporarily" or "currently" exceeded, and traffic named too heavy in Chinese, as busy', () => {
+    expect(classifyError({ status: 500, body: 'model capacity currently exceeded' })).toMatchObject({ kind: 'rate_limit', retryable: true });
+    expect(classifyError('请求量过大，请稍后重试')).toMatchObject({ kind: 'rate_limit', retryable: true });
+  });
+
+  it('reads a free allocation or allowance used up, and a relay’s failed pre-deduction, as credit spent', () => {
+    expect(classifyError('Your free monthly allowance was used up')).toMatchObject({ kind: 'rate_limit', retryable: false });
+    expect(classifyError({ status: 403, body: '{"error":{"message":"预扣费失败, 用户剩余额度: ¥0.02","type":"new_api_error"}}' })).toMatchObject({ kind: 'rate_limit', retryable: false });
+  });
+
+  it('reads a token quota reached, and no quota left, as a quota waiting does not restore', () => {
+    expect(classifyError({ status: 403, body: '{"errors":[{"code":"token_quota_reached","message":"quota rejected"}]}' })).toMatchObject({ kind: 'rate_limit', retryable: false });
+    expect(classifyError({ status: 429, body: 'No credits left on this key' })).toMatchObject({ kind: 'rate_limit', retryable: false });
+  });
+
+  it('reads a free tier’s limits stated as applying as a rate limit to wait out, and Chinese "频率过高" as one', () => {
+    expect(classifyError({ status: 429, body: 'Rate limit: 10 requests per minute. Free tier limits apply.' })).toMatchObject({ kind: 'rate_limit', retryable: true });
+    expect(classifyError('调用频率过高，请稍后再试')).toMatchObject({ kind: 'rate_limit', retryable: true });
+  });
+
+  it('reads a relay’s sensitive-words rejection as a 500 not worth retrying', () => {
+    expect(classifyError({ status: 500, body: '{"error":{"code":"sensitive_words_detected","message":"blocked"}}' })).toMatchObject({ kind: 'other', retryable: false });
+  });
+
+  it('reads a token count above the limit, and "prompt 过长", as an overflow, and the total tokens limit as the window', () => {
+    expect(classifyError({ status: 400, body: 'prompt token count is above the limit' })).toMatchObject({ kind: 'context_overflow' });
+    expect(classifyError('prompt 过长')).toMatchObject({ kind: 'context_overflow' });
+    expect(classifyError({ status: 400, body: 'the number of input tokens 33000 cannot exceed the total tokens limit 32768 for this model' })).toMatchObject({
+      kind: 'context_overflow',
+      limitTokens: 32_768,
+      reportedTokens: 33_000,
+    });
+  });
+});

@@ -159,9 +159,12 @@ const longestSensibleWaitMs = 15 * 60_000;
 // ("Current spend for token: 5.21; Max Budget for Token: 5.0"; decision 0064, a twenty-second set); an account that has
 // "run out of funds" or is told to "top up your balance", and a credit balance named exhausted, as a code too
 // ("credit_balance_exhausted"; decision 0064, a twenty-third set). A free plan's usage limit may name the product between
-// "free" and "usage limit" ("your free Grok Build usage limit"; decision 0064, a forty-fourth set).
+// "free" and "usage limit" ("your free Grok Build usage limit"; decision 0064, a forty-fourth set). A free allocation or
+// allowance used up ("Free AI allocation of 10,000 neurons exhausted", Workers AI), a relay's pre-deduction that failed for want
+// of quota (new-api's 预扣费额度失败, `pre_consume_quota_failed`), count too; a free tier's limits said to "apply" state the
+// tier's rate, not a spent allowance (Replicate; decision 0064, a forty-seventh set).
 const outOfCredit =
-  /(?:out of|used all (?:available )?|more|no remaining) credits|\b(?:run|ran|running) out of (?:funds|balance|money)\b|\btop up (?:your |the )?(?:balance|account)\b|\bcredit[_ ]balance[_ ](?:is[_ ])?(?:exhausted|depleted|used[_ ]up|empty)\b|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spend(?:ing)? limit|(?:does(?:n't| not)|do(?:n't| not)) have (?:any |enough |sufficient )?(?:credits?|balance|funds)\b|\bnot[_ ]enough[_ ](?:account[_ ])?(?:balance|credits?|funds)\b|\b(?:balance|credits?|funds)[_ ](?:is[_ ]|are[_ ])?not[_ ]enough\b|(?:key|account) with a higher (?:monthly )?limit|\bkey limit (?:exceeded|reached)\b|higher monthly limit|billing hard limit|\bbilling (?:account )?(?:is )?(?:not active|inactive|disabled|closed)\b|\bbilling (?:is )?not enabled\b|\brequires billing to be enabled\b|payment required|\barrearage\b|\bin arrears\b|\boverdue (?:balance|bill|payment)\b|(?:balance|bill) (?:is )?overdue|\boverdue-payment\b|account (?:is )?in good standing|free[- ]tier (?:limit|quota)|\bfree[- ]tier\b[^.]{0,30}?\b(?:exhausted|used up|depleted)\b|\bfree (?:(?:allocated|usage|trial) |(?:[\w.-]+ ){1,3}usage )?(?:limit|quota)\b|免费(?:使用)?额度|\bover (?:its |their |your |the )?budget\b|\bexceeded ?(?:(?:token|key|user|team|end ?user|customer|org(?:anization)?) ?)?budget\b|\bcurrent (?:spend|cost)\b[^\n]{0,60}?\bmax budget\b|(?<!token )\bbudget (?:has been |is |was )?(?:exhausted|exceeded|spent|depleted|used up)\b|\b(?:set|configured) (?:inference|spending|usage) limit\b|\b(?:model|service|endpoint) (?:service )?(?:has been|is|was) paused\b|\b(?:depleted|exhausted|used up)\s+(?:all\s+(?:of\s+)?)?(?:your|the|its|their)\s+(?:[\w-]+\s+){0,2}?credits?\b|\bremain_?quota\s*[=:]\s*0\b|\b(?:token|quota|credit|balance) amount (?:has been |is |was )?(?:exhausted|used up|depleted)\b|余额不足|(?:配额|额度)不足|欠费/;
+  /(?:out of|used all (?:available )?|more|no remaining) credits|\b(?:run|ran|running) out of (?:funds|balance|money)\b|\btop up (?:your |the )?(?:balance|account)\b|\bcredit[_ ]balance[_ ](?:is[_ ])?(?:exhausted|depleted|used[_ ]up|empty)\b|credits? (?:are |is )?(?:required|exhausted|depleted)|(?:balance|credits?|funds) (?:is |are )?(?:insufficient|too low)|spend(?:ing)? limit|(?:does(?:n't| not)|do(?:n't| not)) have (?:any |enough |sufficient )?(?:credits?|balance|funds)\b|\bnot[_ ]enough[_ ](?:account[_ ])?(?:balance|credits?|funds)\b|\b(?:balance|credits?|funds)[_ ](?:is[_ ]|are[_ ])?not[_ ]enough\b|(?:key|account) with a higher (?:monthly )?limit|\bkey limit (?:exceeded|reached)\b|higher monthly limit|billing hard limit|\bbilling (?:account )?(?:is )?(?:not active|inactive|disabled|closed)\b|\bbilling (?:is )?not enabled\b|\brequires billing to be enabled\b|payment required|\barrearage\b|\bin arrears\b|\boverdue (?:balance|bill|payment)\b|(?:balance|bill) (?:is )?overdue|\boverdue-payment\b|account (?:is )?in good standing|free[- ]tier (?:limit|quota)(?!s? appl(?:y|ies)\b)|\bfree[- ]tier\b[^.]{0,30}?\b(?:exhausted|used up|depleted)\b|\bfree (?:(?:allocated|usage|trial) |(?:[\w.-]+ ){1,3}usage )?(?:limit|quota)\b|\bfree (?:[\w.-]+ ){0,2}(?:allocation|allowance)\b[^.]{0,40}?\b(?:exhausted|used up|depleted|spent)\b|免费(?:使用)?额度|\bover (?:its |their |your |the )?budget\b|\bexceeded ?(?:(?:token|key|user|team|end ?user|customer|org(?:anization)?) ?)?budget\b|\bcurrent (?:spend|cost)\b[^\n]{0,60}?\bmax budget\b|(?<!token )\bbudget (?:has been |is |was )?(?:exhausted|exceeded|spent|depleted|used up)\b|\b(?:set|configured) (?:inference|spending|usage) limit\b|\b(?:model|service|endpoint) (?:service )?(?:has been|is|was) paused\b|\b(?:depleted|exhausted|used up)\s+(?:all\s+(?:of\s+)?)?(?:your|the|its|their)\s+(?:[\w-]+\s+){0,2}?credits?\b|\bremain_?quota\s*[=:]\s*0\b|\b(?:token|quota|credit|balance) amount (?:has been |is |was )?(?:exhausted|used up|depleted)\b|余额不足|(?:配额|额度)不足|欠费|预扣费(?:额度)?失败|\bpre_?consume_?quota_?failed\b/;
 // A period's or a plan's allowance used up (Z.ai's "Weekly Limit Exhausted"): a quota, not a burst. A window named by its
 // length ("5-hour limit reached"), or a limit reached with the time it resets ("limit reached; resets at 12pm"), is one too
 // (decision 0064, a twenty-fourth set).
@@ -178,9 +181,10 @@ const perPeriodAbbreviated = /\bper (?:min|minute|hour|day) \([A-Z]{2,5}\)/;
 const concurrencyCap = /\b(?:reached|exceeded|hit|over) (?:the |your )?(?:max(?:imum)? )?(?:\w+ )?concurrency(?: limit)?\b|\bconcurrency limit (?:exceeded|reached)\b/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length". A quota
 // named as a snake_case code ("token_quota_exceeded", Cerebras), and tokens or requests counted "in the last minute", are
-// ones too (decision 0064, a twenty-fifth set).
+// ones too (decision 0064, a twenty-fifth set). So is Zhipu's "频率过高" (frequency too high), beside its "并发数过高"
+// (decision 0064, a forty-seventh set).
 const rateLimitWords = new RegExp(
-  String.raw`rate.?limit|throttl|\bquota|[a-z]_quota_(?:exceeded|exhausted|reached)\b|\b(?:tokens?|requests?)\b[^.]{0,30}?\b(?:in|within|during|over) the (?:last|past) (?:\d+ )?(?:seconds?|minutes?|hours?)\b|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|${planCapChinese.source}|${perPeriodAbbreviated.source}|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:account )?(?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${concurrencyCap.source}|${outOfCredit.source}`,
+  String.raw`rate.?limit|throttl|\bquota|[a-z]_quota_(?:exceeded|exhausted|reached)\b|\b(?:tokens?|requests?)\b[^.]{0,30}?\b(?:in|within|during|over) the (?:last|past) (?:\d+ )?(?:seconds?|minutes?|hours?)\b|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|${planCapChinese.source}|${perPeriodAbbreviated.source}|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率(?:超限|过高)|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:account )?(?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${concurrencyCap.source}|${outOfCredit.source}`,
   'i',
 );
 // OpenAI's "exceeded your current quota" sends the reader to its error-codes guide (the billing error, decision 0064);
@@ -190,9 +194,10 @@ const rateLimitWords = new RegExp(
 const openAiBillingQuota = /exceeded your current quota\b[\s\S]{0,200}?\berror-codes\b|\bOpenAIException\W{1,5}You exceeded your current quota\b/;
 // A quota that waiting a moment does not restore: daily caps, an exhausted balance. One-api relays' balance check names the
 // user's quota and its figures before "is not enough"; Tencent CloudBase says a token usage "exceeded quota limit" until
-// resources are bought (decision 0064, a thirty-eighth set).
+// resources are bought (decision 0064, a thirty-eighth set). A token quota reached (watsonx's `token_quota_reached`, a plan's
+// monthly allowance) and no quota or credit "remaining" or "left" are such quotas (decision 0064, a forty-seventh set).
 const exhaustedQuota = new RegExp(
-  String.raw`insufficient[_ ]quota|per[ _]?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\bfor the (?:month|week|day)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\bquota\b[^.\n]{0,60}?\bis not enough\b|\b(?:token )?usage exceeded (?:the |your )?quota limit\b|\bexceed_token_quota_limit\b|\b[TR]PD\b|insufficient (?:account )?(?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${openAiBillingQuota.source}|${periodLimitExhausted.source}|${planCapChinese.source}|${outOfCredit.source}`,
+  String.raw`insufficient[_ ]quota|per[ _]?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\bfor the (?:month|week|day)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\bquota\b[^.\n]{0,60}?\bis not enough\b|\b(?:token )?usage exceeded (?:the |your )?quota limit\b|\bexceed_token_quota_limit\b|\btoken[ _]quota[ _](?:reached|exhausted|used[ _]up)\b|\bno (?:remaining )?(?:quota|credits?|balance) (?:remaining|left)\b|\bno remaining quota\b|\b[TR]PD\b|insufficient (?:account )?(?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${openAiBillingQuota.source}|${periodLimitExhausted.source}|${planCapChinese.source}|${outOfCredit.source}`,
   'i',
 );
 // Words that make an error an overflow whatever its status: Anthropic answers 429 for a long-context
@@ -288,9 +293,10 @@ const overflowWords = [
   /\b(?:prompt|input)(?:[ _]tokens?)?\b[^.]{0,30}?\bmust be (?:less|smaller|fewer) than\W{0,3}(?:the )?max(?:imum)?[ _](?:seq(?:uence)?|model|context|input)[ _]?len(?:gth)?\b/i,
   // Chinese-language gateways: input or context length (or token count) over the limit
   /(?:(?:输入|上下文|提示词?|请求)的?(?:长度|token\s*数量?|令牌数)|token\s*数量?|令牌数量?)\S{0,4}?(?:超过|超出|过长)|(?:超过|超出)了?(?:模型的?)?(?:最大)?(?:上下文|输入长度|token)/,
+  // An English subject before the Chinese verdict (Zhipu's "Prompt 超长"; decision 0064, a forty-seventh set); and
   // ... with the subject alone ("上下文超出限制", "令牌超出限制"), a request or input "too long" ("请求太长了", "输入超长"),
   // or the verb before the length ("超出长度限制"); a request alone over a limit may be a rate, so it needs a length word
-  /(?:输入|上下文|提示词?|令牌)\S{0,4}?(?:超过|超出|过长|超长|太长)|(?:请求|消息)\S{0,2}?(?:过长|超长|太长)|(?:超过|超出)了?(?:长度|输入)/,
+  /\b(?:prompt|input|context)\s*(?:tokens?\s*)?(?:超长|过长|太长)|(?:输入|上下文|提示词?|令牌)\S{0,4}?(?:超过|超出|过长|超长|太长)|(?:请求|消息)\S{0,2}?(?:过长|超长|太长)|(?:超过|超出)了?(?:长度|输入)/i,
   // Japanese and Korean: context or input too long or over ("コンテキストが長すぎます", "入力が超過しました", "입력 초과")
   /(?:コンテキスト|入力|プロンプト)[^.。]{0,8}?(?:長すぎ|超過|超え)|(?:컨텍스트|입력|프롬프트)[^.。]{0,8}?(?:너무\s*[길깁]|초과)/,
   // Vertex's "the input token count is N but model only supports up to M": a stated count over what the model supports
@@ -298,9 +304,10 @@ const overflowWords = [
   // Volcano Ark's "Total tokens of image and text exceed max message tokens": tokens over a per-message or context token cap
   /\btokens?\b[^.]{0,40}?\bexceed\w*\s+(?:the\s+)?max(?:imum)?\s+(?:message|context|input|prompt|model)\s+tokens?\b/i,
   // Tokens over what the model takes ("total tokens 300k exceed what the model supports"), and a prompt's length "above
-  // the limit" (decision 0064, a forty-fifth set)
+  // the limit" (decision 0064, a forty-fifth set) or its token count (watsonx: "input token count is above the limit"; a
+  // forty-seventh set)
   /\btokens?\b[^.]{0,30}?\bexceed\w*\s+what (?:the |this )?model (?:can )?(?:supports?|handles?|accepts?|allows?)\b/i,
-  /\b(?:prompt|input|context)[\s_]+(?:length|size|tokens?)\s+(?:is\s+)?above\s+(?:the\s+|its\s+|your\s+)?(?:model(?:'s)?\s+)?(?:limit|maximum|max)\b/i,
+  /\b(?:prompt|input|context)[\s_]+(?:length|size|tokens?(?:[\s_]+count)?)\s+(?:is\s+)?above\s+(?:the\s+|its\s+|your\s+)?(?:model(?:'s)?\s+)?(?:limit|maximum|max)\b/i,
 ];
 // vLLM failing to start because the KV cache its max_model_len needs is larger than the GPU memory left ("KV cache is
 // needed, which is larger than the available KV cache memory ... decreasing `max_model_len` when initializing the
@@ -334,9 +341,10 @@ const serverFaultBeforeModel = /\bupstream connect error\b|\bfailed to load (?:t
 const windowNotSet = /\bcontext (?:length|window|size) (?:is )?(?:not (?:available|configured|set|known)|unavailable|unset|unknown)\b/i;
 // Words of a busy or overloaded service; tried after the overflow families ("too many tokens: total ... cannot exceed" is an overflow).
 // A model or service that "has insufficient capacity" (Bedrock) is one; the KV cache's is an overflow, read before (decision 0064,
-// a forty-sixth set).
+// a forty-sixth set). Capacity "temporarily" or "currently" exceeded (Workers AI's 3040) and traffic named too heavy in
+// Chinese (Zhipu's "该模型当前访问量过大") are busy too (decision 0064, a forty-seventh set).
 const busyWords =
-  /too many tokens|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:exceeded|exhausted)|no capacity|\b(?:model|service|server|endpoint|provider|region|deployment|cluster)s? (?:has|have|had) insufficient capacity\b|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|\btemporary capacity (?:issue|problem|constraint)s?\b|pending requests|service.?unavailable|scaling up|is currently loading|\bqueue (?:is )?(?:full|at capacity)\b|\bqueue[ _](?:exceeded|overflow)\b|\bno deployments? available\b|负载(?:已|过)?(?:饱和|过高|过大)|满载|(?:服务器|服务|系统)(?:繁忙|忙碌)/i;
+  /too many tokens|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:(?:temporarily|currently) )?(?:exceeded|exhausted)|no capacity|\b(?:model|service|server|endpoint|provider|region|deployment|cluster)s? (?:has|have|had) insufficient capacity\b|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|\btemporary capacity (?:issue|problem|constraint)s?\b|pending requests|service.?unavailable|scaling up|is currently loading|\bqueue (?:is )?(?:full|at capacity)\b|\bqueue[ _](?:exceeded|overflow)\b|\bno deployments? available\b|负载(?:已|过)?(?:饱和|过高|过大)|(?:访问|请求|调用)量(?:过大|过高|太大)|满载|(?:服务器|服务|系统)(?:繁忙|忙碌)/i;
 // A deadline that passed before the model answered ("Request didn't generate first token before the given deadline",
 // Fireworks's 429): the request took too long, whatever status it came with.
 const deadlinePassed = /\b(?:before|by) the (?:given |request(?:ed)? |configured )?deadline\b/i;
@@ -346,6 +354,9 @@ const upstreamNoAnswerChinese = /(?:没有|未)(?:等到|收到)[^。，,]{0,12}
 // A request the server cannot serve as it is started or built, which llama.cpp's server answers as a 500 `server_error`
 // ("tools param requires --jinja flag", "Only one completion choice is allowed", "Cannot use both json_schema and
 // grammar", "... Start it with `--embeddings`"): the same request fails again, though another provider may take it.
+// A relay's moderation rejecting the words sent (new-api's 500 `sensitive_words_detected`): the same request is refused again,
+// though another provider may take it (decision 0064, a forty-seventh set).
+const contentRejected = /\bsensitive[ _]words?[ _]detected\b/i;
 const requestNotServable = /\brequires (?:the )?--[a-z][\w-]*|\bstart (?:it|the server) with `?--[a-z]|\bonly one [\w ]{1,40}? (?:is|are) (?:allowed|supported)\b|\bcannot use both\b/i;
 // The error types providers give a failure on their side, read where no status came with it, and AWS's internal-fault
 // wording ("The system encountered an unexpected error during processing. Try your request again.").
@@ -359,7 +370,8 @@ const retryLater = /try again later|please wait\b/i;
 const limitPatterns = [
   /range of input length should be\s*\[\s*\d+\s*,\s*(\d+)/i,
   /must have less than (\d+)/i,
-  /token limit:?\s*(\d+)/i,
+  // watsonx: "cannot exceed the total tokens limit 8192" (decision 0064, a forty-seventh set)
+  /tokens? limit:?\s*(\d+)/i,
   // "lenght": a misspelling some OpenAI-compatible servers (Mistral's, through LiteLLM) send
   /context (?:length|lenght|window|size|limit)(?: is| of)?(?: only)?:?\s*\(?(\d+)/i,
   /n_ctx\W{1,3}(\d+)/i,
@@ -587,7 +599,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
   // A server error whose message says the server itself gave up waiting (Ollama's 500 "timed out waiting for llama
   // runner to start"): a timeout, as a 504 is, not a fault in the request (decision 0064, a twenty-second set).
   if (status !== undefined && status >= 500 && serverGaveUpWaiting.test(text)) return { kind: 'timeout', retryable: true };
-  if (status !== undefined && status >= 500 && requestNotServable.test(text)) return { kind: 'other', fallback: true, retryable: false };
+  if (status !== undefined && status >= 500 && (requestNotServable.test(text) || contentRejected.test(text))) return { kind: 'other', fallback: true, retryable: false };
   // A server error says nothing about the request: another provider may well answer it. Without a status
   // (a stream's error event), the error type says it: OpenAI's `server_error`, Anthropic's `api_error`.
   if ((status !== undefined && status >= 500) || (status === undefined && serverErrorType.test(text))) return { kind: 'other', fallback: true, retryable: true };
