@@ -55,6 +55,29 @@ describe('boundedStore', () => {
     await expect(boundedStore(broken, 1_000).getItem('k')).rejects.toThrow('connection reset');
   });
 
+  it('takes the answer of a store that answers without a promise, as a plain JavaScript store may', async () => {
+    const values = new Map<string, unknown>();
+    const plain = {
+      specificationVersion: 'v1',
+      kind: 'store',
+      id: 'plain',
+      getItem: (key: string) => values.get(key) ?? null,
+      setItem: (key: string, value: unknown) => void values.set(key, value),
+      removeItem: (key: string) => void values.delete(key),
+      setItemIfAbsent: (key: string, value: unknown) => !values.has(key) && Boolean(values.set(key, value)),
+      setItems: (entries: readonly { key: string; value: unknown }[]) => {
+        for (const { key, value } of entries) values.set(key, value);
+        return entries.length;
+      },
+    } as unknown as StorePlugin;
+    const bounded = boundedStore(plain, 1_000);
+    await bounded.setItem('k', 'v');
+    expect(await bounded.getItem('k')).toBe('v');
+    expect(await bounded.setItemIfAbsent!('k', 'again')).toBe(false);
+    await expect(bounded.setItems!([{ key: 'a', value: 1 }])).resolves.toBe(1);
+    expect(await bounded.getItem('a')).toBe(1);
+  });
+
   it('rejects a timeout that is not above 0', () => {
     expect(() => boundedStore(memoryStore(), 0)).toThrow('[ctxkit:core] boundedStore needs a timeout in milliseconds above 0, got 0');
   });

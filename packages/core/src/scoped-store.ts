@@ -101,7 +101,9 @@ export function boundedStore<Id extends string>(store: StorePlugin<Id>, timeoutM
       }, timeoutMs);
       let pending: Promise<T>;
       try {
-        pending = run();
+        // A store written in plain JavaScript may answer without a promise (unstorage's drivers may too):
+        // its value is taken as the answer, not read as a broken promise ("pending.then is not a function").
+        pending = Promise.resolve(run());
       } catch (error) {
         pending = Promise.reject(error);
       }

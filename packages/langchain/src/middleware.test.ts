@@ -183,4 +183,44 @@ describe('ctxkitMiddleware: an overflow the requested output causes (decision 00
     await expect(agent.invoke({ messages: [new HumanMessage('Where is the port configured?')] })).rejects.toThrow('maximum context length is 32769 tokens');
     expect(server.requestsTo('/v1/chat/completions')).toHaveLength(1);
   });
+
+  it.each([
+    [
+      'throws',
+      () => {
+        throw new Error('no API key for the lowered model');
+      },
+      '[ctxkit:langchain] modelWithOutputLimit(32405) threw, so the call its output overflowed was not retried: no API key for the lowered model',
+    ],
+    [
+      'returns a model id',
+      () => 'openai:qwen3-32b',
+      '[ctxkit:langchain] modelWithOutputLimit(32405) returned "openai:qwen3-32b", not a chat model: return the agent\'s chat model built with that output limit',
+    ],
+    ['returns options', (maxTokens: number) => ({ maxTokens }), '[ctxkit:langchain] modelWithOutputLimit(32405) returned an object without invoke (maxTokens), not a chat model'],
+  ])('a modelWithOutputLimit that %s fails with an error naming it, after one request', async (_case, modelWithOutputLimit, message) => {
+    const server = await overflowOnce();
+    const agent = createAgent({
+      model: chatModel(`${server.url}/v1`, 32_768),
+      tools: [],
+      middleware: [ctxkitMiddleware({ manager: newVllmManager(), model: 'vllm:qwen3-32b', classifyError, modelWithOutputLimit: modelWithOutputLimit as never })],
+    });
+    const failure = await agent.invoke({ messages: [new HumanMessage('Where is the port configured?')] }).catch((caught: unknown) => caught);
+    // LangChain wraps a middleware's error in its MiddlewareError, ours the cause.
+    expect((failure as Error).message).toContain(message);
+    expect(CtxkitError.isInstance((failure as Error).cause, 'INVALID_ARGUMENT')).toBe(true);
+    expect(server.requestsTo('/v1/chat/completions')).toHaveLength(1);
+  });
+
+  it('an overflow that repeats after the lowered retry is rethrown, with no further request', async () => {
+    const server = await startTestServer({ 'POST /v1/chat/completions': (_request, response) => sendJson(response, 400, overflow) });
+    const baseURL = `${server.url}/v1`;
+    const agent = createAgent({
+      model: chatModel(baseURL, 32_768),
+      tools: [],
+      middleware: [ctxkitMiddleware({ manager: newVllmManager(), model: 'vllm:qwen3-32b', classifyError, modelWithOutputLimit: (maxTokens) => chatModel(baseURL, maxTokens) })],
+    });
+    await expect(agent.invoke({ messages: [new HumanMessage('Where is the port configured?')] })).rejects.toThrow('maximum context length is 32769 tokens');
+    expect(maxTokensSent(server.requestsTo('/v1/chat/completions'))).toEqual([32_768, 32_405]);
+  });
 });

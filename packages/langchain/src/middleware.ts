@@ -69,13 +69,47 @@ function createToolDefinitions(): (tools: readonly unknown[] | undefined) => rea
   };
 }
 
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value === null || typeof value !== 'object') return String(value);
+  return `an object without invoke (${Object.keys(value).slice(0, 3).join(', ') || 'no keys'})`;
+}
+
+/**
+ * The host's model for the retry of an overflow the requested output caused; undefined to rethrow. What the
+ * host's function throws or returns instead of a model is named here: LangChain would otherwise fail deep in
+ * the agent ("Cannot use 'in' operator to search for 'tools'", "must define bindTools method").
+ * @throws CtxkitError INVALID_ARGUMENT when `modelWithOutputLimit` throws (its error the cause) or returns
+ * something other than a chat model (the provider's error the cause)
+ */
+function loweredModel(build: CtxkitMiddlewareOptions['modelWithOutputLimit'], maxOutputTokens: number, failure: unknown): LanguageModelLike | undefined {
+  if (!build) return undefined;
+  const call = `modelWithOutputLimit(${maxOutputTokens})`;
+  let lowered: unknown;
+  try {
+    lowered = build(maxOutputTokens);
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'langchain', message: `${call} threw, so the call its output overflowed was not retried: ${reason}`, cause });
+  }
+  if (lowered === undefined || lowered === null) return undefined;
+  if (typeof (lowered as { invoke?: unknown }).invoke === 'function') return lowered as LanguageModelLike;
+  throw new CtxkitError({
+    code: 'INVALID_ARGUMENT',
+    source: 'langchain',
+    message: `${call} returned ${describeValue(lowered)}, not a chat model: return the agent's chat model built with that output limit (new ChatOpenAI({ model, maxTokens })), or undefined to rethrow`,
+    cause: failure,
+  });
+}
+
 /**
  * A LangChain.js v1 agent middleware (for `createAgent({ middleware })`) that keeps every model call inside
  * the window: it prepares the request's messages with the manager (`wrapModelCall`; the agent's state keeps
  * the full history) with the request's tools counted in the fixed floor, records `usage_metadata`, and on an
  * error asks `manager.recover`, retrying once with the compacted messages when it was an overflow, or with
  * `modelWithOutputLimit`'s model when the requested output caused it (without that option, it rethrows).
- * @throws CtxkitError INVALID_ARGUMENT when `manager` is missing
+ * @throws CtxkitError INVALID_ARGUMENT when `manager` is missing; the middleware's call rejects with it when
+ * `modelWithOutputLimit` throws or returns something other than a chat model
  * @example
  * ```ts
  * const agent = createAgent({ model, tools: [...tools, restoreTool(manager)], middleware: [ctxkitMiddleware({ manager })] });
@@ -117,7 +151,7 @@ export function ctxkitMiddleware(options: CtxkitMiddlewareOptions) {
         const recovered = await manager.recover(prepared.messages, options.classifyError ? options.classifyError(error) : error, { model, ...(tools ? { tools } : {}) });
         if ('report' in recovered && recovered.report) options.onPrepare?.(recovered.report);
         if (recovered.action === 'lower-output') {
-          const lowered = options.modelWithOutputLimit?.(recovered.maxOutputTokens);
+          const lowered = loweredModel(options.modelWithOutputLimit, recovered.maxOutputTokens, error);
           if (!lowered) throw error;
           return call(prepared.messages, lowered);
         }

@@ -246,6 +246,27 @@ describe.skipIf(!installed)('redisStore.setItems and removeItems on a real redis
     expect(await store.client.exists('batch-refused:r1')).toBe(0);
   });
 
+  it('says the connection dropped, not that Redis refused, when the connection closes with a batch in flight', async () => {
+    const store = open({ base: 'batch-dropped', timeoutMs: 5_000 });
+    const admin = open();
+    await store.setItem('windows:a:b', 1);
+    const id = String(await store.client.call('CLIENT', 'ID'));
+    // The transaction is queued (MULTI and the SETs answered) and waits at EXEC, paused, when its connection is killed.
+    await admin.client.call('CLIENT', 'PAUSE', '1000', 'WRITE');
+    const failure = store.setItems!([
+      { key: 'r1', value: 1 },
+      { key: 'r2', value: 2 },
+    ]).catch((caught: unknown) => caught);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await admin.client.call('CLIENT', 'KILL', 'ID', id);
+    expect(CtxkitError.isInstance(await failure, 'STORE_ERROR')).toBe(true);
+    expect(((await failure) as Error).message).toBe(
+      `[ctxkit:store-redis] setItems "r1", "r2" failed: Redis at 127.0.0.1:${redis.server.port} dropped the connection (Command aborted due to connection close)`,
+    );
+    await admin.client.call('CLIENT', 'UNPAUSE');
+    expect(await admin.client.exists('batch-dropped:r1')).toBe(0);
+  });
+
   it('names the server and the keys when a batch is not answered in time, or the store is closed', async () => {
     const store = open({ base: 'batch-slow', timeoutMs: 100 });
     await store.setItem('windows:a:b', 1);

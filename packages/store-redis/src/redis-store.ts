@@ -74,7 +74,7 @@ function located(operation: string, keys: string, error: unknown, server: { wher
   const text = driverError instanceof Error ? driverError.message : String(driverError);
   const what = /command timed out/i.test(text)
     ? `did not answer within ${server.timeoutMs} ms (timeoutMs)`
-    : /max retries per request/i.test(text)
+    : /max retries per request|connection close|connection is closed/i.test(text)
       ? `dropped the connection (${text})`
       : `refused it: ${text}`;
   return new CtxkitError({ code: 'STORE_ERROR', source, message: `${operation} ${keys} failed: ${server.where} ${what}`, cause: driverError });
