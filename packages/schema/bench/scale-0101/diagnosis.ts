@@ -57,6 +57,7 @@ const count = (key: string) => {
 const corpusIndex = createToolSearch(corpusPool);
 const stressIndex = createToolSearch(stressPool);
 const ratios: number[] = [];
+const goldLengths: number[] = [];
 for (const query of single) {
   const gold = query.tools[0]!;
   const stressRank = stressIndex.rank(query.query, { limit: 5 });
@@ -68,6 +69,7 @@ for (const query of single) {
   const goldScore = total(goldShare);
   // The tool is at the same position in both pools (MetaTool comes first).
   ratios.push(goldScore / total(shares(corpusFields, query.query).get(goldId)));
+  goldLengths.push(searchTerms(texts[goldId]!.description).length);
   if (goldShare.name === 0) count('requests whose tool matches no request word in its name');
   const sameTerms = new Map<string, number>();
   let nameDecides = false;
@@ -83,6 +85,7 @@ for (const query of single) {
     if (share.terms.size === 1) count('new tools in the top 5 matching one request word only');
     if (share.terms.size <= goldShare.terms.size) count('new tools in the top 5 matching no more request words than the tool');
     if (nameTerms(match.index) <= 2) count('new tools in the top 5 with a name of one or two words');
+    if (searchTerms(texts[match.index]!.description).length < 9) count('new tools in the top 5 with a description under 9 terms');
     const key = [...share.terms.keys()].sort().join(' ');
     sameTerms.set(key, (sameTerms.get(key) ?? 0) + 1);
   }
@@ -91,6 +94,8 @@ for (const query of single) {
 }
 console.log(JSON.stringify(counts, null, 1));
 ratios.sort((a, b) => a - b);
+goldLengths.sort((a, b) => a - b);
+console.log(`the right tools' descriptions: median ${goldLengths[Math.floor(goldLengths.length / 2)]} terms, ${goldLengths[0]} to ${goldLengths.at(-1)}`);
 console.log(`the tool's own score over the stress pool / over 468: median ${ratios[Math.floor(ratios.length / 2)]?.toFixed(2)}, ${ratios[0]?.toFixed(2)} to ${ratios.at(-1)?.toFixed(2)}`);
 const stressCount = stressPool.length;
 const idf = (matching: number) => Math.log(1 + (stressCount - matching + 0.5) / (matching + 0.5)).toFixed(2);
