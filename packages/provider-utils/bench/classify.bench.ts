@@ -76,6 +76,7 @@ const holdout44: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout45: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-45.json'), 'utf8'));
 const holdout46: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-46.json'), 'utf8'));
 const holdout47: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-47.json'), 'utf8'));
+const holdout48: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-48.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -194,6 +195,7 @@ for (const [name, set, file] of [
   ['forty-fifth', holdout45, 'provider-errors-holdout-45.json'],
   ['forty-sixth', holdout46, 'provider-errors-holdout-46.json'],
   ['forty-seventh', holdout47, 'provider-errors-holdout-47.json'],
+  ['forty-eighth', holdout48, 'provider-errors-holdout-48.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);

@@ -195,9 +195,10 @@ const openAiBillingQuota = /exceeded your current quota\b[\s\S]{0,200}?\berror-c
 // A quota that waiting a moment does not restore: daily caps, an exhausted balance. One-api relays' balance check names the
 // user's quota and its figures before "is not enough"; Tencent CloudBase says a token usage "exceeded quota limit" until
 // resources are bought (decision 0064, a thirty-eighth set). A token quota reached (watsonx's `token_quota_reached`, a plan's
-// monthly allowance) and no quota or credit "remaining" or "left" are such quotas (decision 0064, a forty-seventh set).
+// monthly allowance) and no quota or credit "remaining" or "left" are such quotas (decision 0064, a forty-seventh set), and so
+// is a subscription plan's usage limit ("Token Plan usage limit reached"; decision 0064, a forty-eighth set).
 const exhaustedQuota = new RegExp(
-  String.raw`insufficient[_ ]quota|per[ _]?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\bfor the (?:month|week|day)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\bquota\b[^.\n]{0,60}?\bis not enough\b|\b(?:token )?usage exceeded (?:the |your )?quota limit\b|\bexceed_token_quota_limit\b|\btoken[ _]quota[ _](?:reached|exhausted|used[ _]up)\b|\bno (?:remaining )?(?:quota|credits?|balance) (?:remaining|left)\b|\bno remaining quota\b|\b[TR]PD\b|insufficient (?:account )?(?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${openAiBillingQuota.source}|${periodLimitExhausted.source}|${planCapChinese.source}|${outOfCredit.source}`,
+  String.raw`insufficient[_ ]quota|per[ _]?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\bfor the (?:month|week|day)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\bquota\b[^.\n]{0,60}?\bis not enough\b|\b(?:token )?usage exceeded (?:the |your )?quota limit\b|\bexceed_token_quota_limit\b|\btoken[ _]quota[ _](?:reached|exhausted|used[ _]up)\b|\bno (?:remaining )?(?:quota|credits?|balance) (?:remaining|left)\b|\bno remaining quota\b|\bplan(?:'s)? usage limit\b|\b[TR]PD\b|insufficient (?:account )?(?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${openAiBillingQuota.source}|${periodLimitExhausted.source}|${planCapChinese.source}|${outOfCredit.source}`,
   'i',
 );
 // Words that make an error an overflow whatever its status: Anthropic answers 429 for a long-context
@@ -277,11 +278,14 @@ const overflowWords = [
   /\bleaves? (?:0|no|zero|too few) (?:output|completion) tokens?\b|\b\d+ (?:input |prompt )?tokens? (?:is |are )?over (?:the |its |your )?(?:context |token |input )?(?:limit|maximum)\b/i,
   // "The model has reached its context window limit"
   /\breached (?:its|the|your) (?:maximum )?(?:context (?:window|length)|conversation)(?: limit)?\b/i,
+  // Out of room in the window: Codex's "ran out of room in the model's context window" (decision 0064, a forty-eighth set)
+  /\b(?:ran|run|running|is) out of (?:room|space) in (?:the |its |your )?(?:model'?s? )?context(?: window| length| size)?\b/i,
   // llama.cpp-derived servers: the slot's KV cache (the context) is full or has too little room for the tokens ("KV cache
   // has insufficient capacity for the requested tokens"; decision 0064, a twenty-fourth set), or the kept prefix is longer than n_ctx
   /failed to find (?:free space in the |a )?kv cache(?: slot)?|\bkv cache is full\b|\bkv[ _-]?cache\b[^.]{0,20}?\b(?:insufficient|not enough|too little) (?:capacity|space|room)\b|\b(?:(?:insufficient|not enough|too little) |no (?:free )?)(?:capacity|space|room) (?:left )?in (?:the )?kv[ _-]?cache\b|\bn_keep\W{1,3}\d+\W{0,3}>=?\s*n_ctx\b|\bcontext shift is disabled\b/i,
   // A window loaded too small for what was sent (LM Studio through Bionic): "loaded with a context length too small for this request"
-  /\bcontext (?:length|window|size) (?:is )?too small for (?:this|the|your) (?:request|prompt|input|conversation)\b/i,
+  // ... or "too small to generate a response" (node-llama-cpp, when the reply cannot fit; decision 0064, a forty-eighth set)
+  /\bcontext (?:length|window|size) (?:is )?too small (?:for (?:this|the|your) (?:request|prompt|input|conversation)|to (?:generate|fit|hold) (?:a |the )?(?:response|reply|completion|prompt|input))\b/i,
   // A stated token count over a stated cap (decision 0056): "Request contains N tokens, which exceeds the
   // limit of M" (Vertex), "Current message (N tokens) exceeds budget (M tokens)" (xAI)
   /\b\d+ tokens?\)?,?\s+(?:which\s+)?exceed\w*\s+(?:the\s+)?(?:\w+\s+)?(?:limit|budget|maximum)\b/i,
@@ -342,9 +346,10 @@ const windowNotSet = /\bcontext (?:length|window|size) (?:is )?(?:not (?:availab
 // Words of a busy or overloaded service; tried after the overflow families ("too many tokens: total ... cannot exceed" is an overflow).
 // A model or service that "has insufficient capacity" (Bedrock) is one; the KV cache's is an overflow, read before (decision 0064,
 // a forty-sixth set). Capacity "temporarily" or "currently" exceeded (Workers AI's 3040) and traffic named too heavy in
-// Chinese (Zhipu's "该模型当前访问量过大") are busy too (decision 0064, a forty-seventh set).
+// Chinese (Zhipu's "该模型当前访问量过大") are busy too (decision 0064, a forty-seventh set). So is an endpoint, upstream or backend
+// "is unavailable" (the AI SDK's "Upstream request failed: Endpoint is unavailable."; decision 0064, a forty-eighth set).
 const busyWords =
-  /too many tokens|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:(?:temporarily|currently) )?(?:exceeded|exhausted)|no capacity|\b(?:model|service|server|endpoint|provider|region|deployment|cluster)s? (?:has|have|had) insufficient capacity\b|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|\btemporary capacity (?:issue|problem|constraint)s?\b|pending requests|service.?unavailable|scaling up|is currently loading|\bqueue (?:is )?(?:full|at capacity)\b|\bqueue[ _](?:exceeded|overflow)\b|\bno deployments? available\b|负载(?:已|过)?(?:饱和|过高|过大)|(?:访问|请求|调用)量(?:过大|过高|太大)|满载|(?:服务器|服务|系统)(?:繁忙|忙碌)/i;
+  /too many tokens|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:(?:temporarily|currently) )?(?:exceeded|exhausted)|no capacity|\b(?:model|service|server|endpoint|provider|region|deployment|cluster)s? (?:has|have|had) insufficient capacity\b|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|\b(?:endpoint|upstream|backend)s? (?:is|are) (?:currently |temporarily )?unavailable\b|\btemporary capacity (?:issue|problem|constraint)s?\b|pending requests|service.?unavailable|scaling up|is currently loading|\bqueue (?:is )?(?:full|at capacity)\b|\bqueue[ _](?:exceeded|overflow)\b|\bno deployments? available\b|负载(?:已|过)?(?:饱和|过高|过大)|(?:访问|请求|调用)量(?:过大|过高|太大)|满载|(?:服务器|服务|系统)(?:繁忙|忙碌)/i;
 // A deadline that passed before the model answered ("Request didn't generate first token before the given deadline",
 // Fireworks's 429): the request took too long, whatever status it came with.
 const deadlinePassed = /\b(?:before|by) the (?:given |request(?:ed)? |configured )?deadline\b/i;
@@ -375,6 +380,8 @@ const limitPatterns = [
   // "lenght": a misspelling some OpenAI-compatible servers (Mistral's, through LiteLLM) send
   /context (?:length|lenght|window|size|limit)(?: is| of)?(?: only)?:?\s*\(?(\d+)/i,
   /n_ctx\W{1,3}(\d+)/i,
+  // llama.cpp's embedding and rerank servers: an input over the physical batch, "(current batch size: 8192)" (decision 0064, a forty-eighth set)
+  /\bcurrent (?:physical )?batch size\W{1,3}(\d+)/i,
   /(\d+) maximum\b/i,
   /max(?:imum)? (?:allowed )?(?:prompt |input |model |sequence )?length(?: is| of)?:?\s*\(?(\d+)/i,
   /max(?:imum)? context length of [\w.:/-]+ is (\d+)/i,
