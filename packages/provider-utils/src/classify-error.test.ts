@@ -306,6 +306,7 @@ describe('classifyError on the forty-sixth held-out set’s families (decision 0
 
   it('reads a model or service with insufficient capacity as busy, and the KV cache’s as an overflow', () => {
     expect(classifyError('The service has insufficient capacity right now')).toMatchObject({ kind: 'rate_limit', retryable: true });
+    expect(classifyError({ status: 400, body: 'The model claude-3-5-sonnet has insufficient capacity, please retry' })).toMatchObject({ kind: 'rate_limit', retryable: true });
     expect(classifyError({ status: 500, body: 'the KV cache has insufficient capacity for the requested tokens' })).toMatchObject({ kind: 'context_overflow' });
   });
 });
