@@ -198,7 +198,7 @@ const openAiBillingQuota = /exceeded your current quota\b[\s\S]{0,200}?\berror-c
 // monthly allowance) and no quota or credit "remaining" or "left" are such quotas (decision 0064, a forty-seventh set), and so
 // is a subscription plan's usage limit ("Token Plan usage limit reached"; decision 0064, a forty-eighth set).
 const exhaustedQuota = new RegExp(
-  String.raw`insufficient[_ ]quota|per[ _]?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\bfor the (?:month|week|day)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\bquota\b[^.\n]{0,60}?\bis not enough\b|\b(?:token )?usage exceeded (?:the |your )?quota limit\b|\bexceed_token_quota_limit\b|\btoken[ _]quota[ _](?:reached|exhausted|used[ _]up)\b|\bno (?:remaining )?(?:quota|credits?|balance) (?:remaining|left)\b|\bno remaining quota\b|\bplan(?:'s)? usage limit\b|\b[TR]PD\b|insufficient (?:account )?(?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${openAiBillingQuota.source}|${periodLimitExhausted.source}|${planCapChinese.source}|${outOfCredit.source}`,
+  String.raw`insufficient[_ ]quota|per[ _]?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\bfor the (?:month|week|day)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\bquota\b[^.\n]{0,60}?\bis not enough\b|\b(?:token )?usage exceeded (?:the |your )?quota limit\b|\bexceed_token_quota_limit\b|\btoken[ _]quota[ _](?:reached|exhausted|used[ _]up)\b|\bno (?:remaining )?(?:quota|credits?|balance) (?:remaining|left)\b|\bno remaining quota\b|\bplan(?:'s)? usage limit\b|\busage_limit_reached\b|\b[TR]PD\b|insufficient (?:account )?(?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${openAiBillingQuota.source}|${periodLimitExhausted.source}|${planCapChinese.source}|${outOfCredit.source}`,
   'i',
 );
 // Words that make an error an overflow whatever its status: Anthropic answers 429 for a long-context
@@ -334,6 +334,8 @@ const unavailableToAccount =
   /\b(?:un|not )available (?:for|in|to) (?:this |your |the )?(?:account|organi[sz]ation|region|country|territory)\b|\b(?:location|region|country|territory) is not supported\b|\bnot supported (?:in|for) (?:this |your |the )?(?:location|region|country|territory)\b|\baccount\b[^.,;]{0,40}?\b(?:is |has been |was )(?:suspended|deactivated|locked|banned)\b/i;
 // Google's quota *project*, the billing project a call is charged to ("quota project is invalid", "requires a quota
 // project", quota_project_id): a credentials setting, not a quota running out, so no wait mends it.
+// A machine's own disk or storage quota (a sandbox's ENOSPC) is no provider's allowance, whatever quota words it uses.
+const localStorageQuota = /\bENOSPC\b|\b(?:disk|storage) quota\b/i;
 const quotaProjectFault = /\bquota[ _-]?project(?:[ _-]?id)?\b/i;
 // A model the endpoint or gateway does not serve ("model_not_found", "No available channels for model", 无可用渠道,
 // "Incorrect model ID"): gateways send it as a 503, but no wait helps; another provider may serve the model.
@@ -564,6 +566,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
   if (unavailableToAccount.test(text) && !rateLimitWords.test(text)) return { kind: 'other', fallback: true, retryable: false };
   if ((deadlinePassed.test(text) || upstreamNoAnswerChinese.test(text)) && !rateLimitWords.test(text)) return { kind: 'timeout', retryable: true };
   if (quotaProjectFault.test(text) && status !== 429 && !/\b(?:exceeded|exhausted)\b/i.test(text)) return { kind: 'other', retryable: false };
+  if (localStorageQuota.test(text) && status !== 429) return { kind: 'other' };
   if (status === 429 || rateLimitWords.test(text)) {
     const numbers = rateLimitNumbers(text);
     // A request larger than the per-minute budget never fits, however long the caller waits.
