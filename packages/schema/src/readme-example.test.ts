@@ -8,9 +8,12 @@ const block = /<!-- readme-example: defer -->\n```ts\n([\s\S]*?)```/.exec(readme
 const file = join(import.meta.dirname, '.readme-example.generated.ts');
 const asyncBlock = /<!-- readme-example: async-embed -->\n```ts\n([\s\S]*?)```/.exec(readme)?.[1];
 const asyncFile = join(import.meta.dirname, '.readme-example-async.generated.ts');
+const optionsBlock = /<!-- readme-example: options -->\n```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+const optionsFile = join(import.meta.dirname, '.readme-example-options.generated.ts');
 afterAll(() => {
   rmSync(file, { force: true });
   rmSync(asyncFile, { force: true });
+  rmSync(optionsFile, { force: true });
 });
 
 it('the README example runs and prints what its comments say', async () => {
@@ -35,4 +38,15 @@ it('the README example with an asynchronous embedder runs and prints what its co
   log.mockRestore();
   expect(printed).toEqual([['Bohita'], ['get_weather']]);
   for (const value of printed) expect(asyncBlock).toContain(`// [${(value as string[]).map((item) => `'${item}'`).join(', ')}]`);
+});
+
+it('the README example of the search options runs and prints what its comments say', async () => {
+  expect(optionsBlock).toBeDefined();
+  writeFileSync(optionsFile, optionsBlock!);
+  const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+  await import(/* @vite-ignore */ optionsFile);
+  const printed = log.mock.calls.map((args) => args[0]);
+  log.mockRestore();
+  expect(printed).toEqual([['repo_stats', 'list_repositories'], ['repo_stats']]);
+  for (const value of printed) expect(optionsBlock).toContain(`// [${(value as string[]).map((item) => `'${item}'`).join(', ')}]`);
 });

@@ -1,15 +1,19 @@
 import { CtxkitError } from '@ctxkit/core';
-import MiniSearch from 'minisearch';
+import { type Bm25fDocument, type Bm25fIndex, createBm25fIndex } from './bm25f-index.ts';
 import { isRecord } from './schema-keywords.ts';
-import { defaultStopWords, type SearchTermsOptions, searchTerms, splitWords } from './search-terms.ts';
+import { defaultStopWords, splitWords } from './search-terms.ts';
 import { blendScores } from './semantic-blend.ts';
 import { createSemanticIndex, type SemanticIndex, type ToolEmbeddingInput, type ToolSearchSemantic } from './tool-embeddings.ts';
 import { type HubBankText, hubExcess, penaliseHubs } from './tool-hubness.ts';
 import { toolParts, toolShape } from './tool-shapes.ts';
 
-/** Relative weight of each part of a tool in the ranking. */
+/**
+ * Weight of one occurrence of a word in each part of a tool. Under BM25F a weight multiplies the
+ * word's (length-normalised) count in that part before the parts are added and saturated once, so
+ * name 3 means a name word counts as three description words; `0` ignores the part.
+ */
 export interface ToolSearchBoost {
-  /** The tool's name (split into words) and its `title`. @default 1 */
+  /** The tool's name (split into words) and its `title`. @default 3 */
   name?: number;
   /** The tool's description. @default 1 */
   description?: number;
@@ -19,15 +23,18 @@ export interface ToolSearchBoost {
 
 /** Options for {@link createToolSearch}. */
 export interface ToolSearchOptions {
-  /** Field weights; the defaults were chosen on half of the MetaTool requests (docs/decisions/0020). */
+  /** Field weights on word counts; the defaults were chosen on half of the MetaTool requests (decisions 0020, 0101). */
   boost?: ToolSearchBoost;
   /** Words never indexed or searched for; `[]` keeps every word. @default defaultStopWords */
   stopWords?: readonly string[];
   /** Porter stemming, so `searching` finds `search`. @default true */
   stem?: boolean;
   /**
-   * BM25 parameters: `k` term-frequency saturation, `b` length normalisation, `d` the BM25+ floor
-   * for any match. @default { k: 2.2, b: 0.7, d: 0.5 }
+   * BM25F constants, each applied once per query word and tool: `k` saturates the word's weighted
+   * count summed over the parts (name, description, parameters); `b` normalises every part's count by
+   * that part's length against its average over the pool (0 off, 1 full); `d` is the BM25+ floor added
+   * for any match. One IDF per word over whole tools. @default { k: 4, b: 0.7, d: 0.5 }
+   * @throws CtxkitError INVALID_ARGUMENT for a negative or non-finite value, or `b` above 1
    */
   bm25?: { k?: number; b?: number; d?: number };
   /** Also match words that start with a query word of at least this many letters (`0` turns it off). @default 0 */
@@ -160,35 +167,32 @@ function checkLimit(limit: unknown, where: string): number {
   return limit;
 }
 
-type IndexedTool = { id: number; name: string; description: string; parameters: string };
+// Generic-word prior of decision 0101: scores × (the tool's mean word IDF / the pool's, clamped 0.5–1.5) to this power.
+const genericPrior = 0.3;
 
-/** The MiniSearch index with our tokenizer, field boosts and BM25 constants (decision 0020). */
-function createLexicalIndex(options: ToolSearchOptions): MiniSearch<IndexedTool> {
-  const termOptions: SearchTermsOptions = { stopWords: new Set(options.stopWords ?? defaultStopWords), stem: options.stem ?? true };
-  const tokenize = (text: string) => searchTerms(text, termOptions);
-  const boost = { name: 1, description: 1, parameters: 0.05, ...options.boost };
-  const prefixMinLength = options.prefixMinLength ?? 0;
-  return new MiniSearch<IndexedTool>({
-    fields: ['name', 'description', 'parameters'],
-    tokenize,
-    // Terms arrive lower-cased, filtered and stemmed from tokenize.
-    processTerm: (term) => term,
-    searchOptions: {
-      boost: { name: boost.name, description: boost.description, parameters: boost.parameters },
-      bm25: { k: 2.2, b: 0.7, d: 0.5, ...options.bm25 },
-      prefix: prefixMinLength > 0 ? (term) => term.length >= prefixMinLength : false,
-      weights: { prefix: 0.3, fuzzy: 0.3 },
-    },
-  });
+function checkWeight(value: unknown, where: string, maximum = Number.POSITIVE_INFINITY): void {
+  if (value !== undefined && (typeof value !== 'number' || !(value >= 0) || !(value <= maximum) || !Number.isFinite(value))) {
+    invalid(`createToolSearch ${where} must be a finite number from 0${maximum === 1 ? ' to 1' : ''}, got ${String(value)}`);
+  }
 }
 
-/** Word-match scores of a query by tool position: summed BM25, MiniSearch's coordination factor undone. */
-function lexicalScores(index: MiniSearch<IndexedTool>, query: string): Map<number, number> {
-  const results = index.search(query);
-  // MiniSearch multiplies a score by the number of query words matched; that favours long
-  // descriptions that share many common words with a chatty request. Plain summed BM25 ranks
-  // better on tool text (decision 0020), so the factor is undone here.
-  return new Map(results.map((result) => [result.id as number, result.score / Math.max(1, result.queryTerms.length)]));
+/** The BM25F index with our tokenizer, field weights and constants (decisions 0020 and 0101). */
+function createLexicalIndex(documents: readonly Bm25fDocument[], options: ToolSearchOptions): Bm25fIndex {
+  const boost = { name: 3, description: 1, parameters: 0.05, ...options.boost };
+  const bm25 = { k: 4, b: 0.7, d: 0.5, ...options.bm25 };
+  for (const field of ['name', 'description', 'parameters'] as const) checkWeight(boost[field], `boost.${field}`);
+  checkWeight(bm25.k, 'bm25.k');
+  checkWeight(bm25.b, 'bm25.b', 1);
+  checkWeight(bm25.d, 'bm25.d');
+  return createBm25fIndex(documents, {
+    weights: [boost.name, boost.description, boost.parameters],
+    k: bm25.k,
+    b: bm25.b,
+    d: bm25.d,
+    genericPrior,
+    prefixMinLength: options.prefixMinLength ?? 0,
+    terms: { stopWords: new Set(options.stopWords ?? defaultStopWords), stem: options.stem ?? true },
+  });
 }
 
 function checkHubPenalty(hubPenalty: unknown): number {
@@ -208,17 +212,20 @@ function checkSemantic(semantic: ToolSearchSemantic | undefined): number {
 }
 
 /**
- * Indexes tool definitions for full-text search (BM25 on MiniSearch, in memory, nothing downloaded),
+ * Indexes tool definitions for full-text search (BM25F, in memory, nothing downloaded),
  * so an agent can send a search tool instead of hundreds of definitions (see `deferTools`). Names,
  * descriptions and parameter names and descriptions are indexed with their own weights; camelCase and
- * snake_case names are split into words, stop words dropped and words stemmed.
+ * snake_case names are split into words, stop words dropped and words stemmed. A word's counts in the
+ * three parts are added before one saturation and one IDF (BM25F), so a generic word in both a tool's
+ * name and description counts once, not twice; scores are then multiplied by a mild prior against tools
+ * made only of common words, and hub tools are held back (`hubPenalty`). Decision 0101.
  *
  * When to use: a tool set too large to send whole, or picking the few tools a request needs.
  * Gotcha: ranking is lexical; a request that shares no word (or stem) with a tool's text will not
  * find it. Write tool descriptions with the words users say, or pass `semantic` (an embedder).
  * With an embedder that answers with a promise, `search` throws: use `searchAsync`.
  * @throws CtxkitError INVALID_ARGUMENT when `tools` is not an array or an entry is not a tool
- * definition; ToolEmbeddingError when a synchronous `semantic.embed` throws on a tool
+ * definition, or a `boost` or `bm25` value is negative or not finite; ToolEmbeddingError when a synchronous `semantic.embed` throws on a tool
  * @example
  * ```ts
  * const index = createToolSearch(tools);            // MCP, OpenAI or Anthropic shapes
@@ -233,13 +240,13 @@ export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSear
   if (!Array.isArray(tools)) invalid(`createToolSearch takes an array of tools, got ${tools === null ? 'null' : typeof tools}`);
   const defaultLimit = checkLimit(options.defaultLimit ?? 5, 'createToolSearch defaultLimit');
   const hubPenalty = checkHubPenalty(options.hubPenalty);
-  const index = createLexicalIndex(options);
   const semantic = options.semantic;
   const semanticWeight = checkSemantic(semantic);
   const names: string[] = [];
   const byName = new Map<string, number>();
   const embeddingInputs: ToolEmbeddingInput[] = [];
   const hubTexts: HubBankText[] = [];
+  const documents: Bm25fDocument[] = [];
   tools.forEach((tool, position) => {
     const text = toolSearchText(tool);
     if (text === undefined) {
@@ -254,10 +261,11 @@ export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSear
     const words = `${splitWords(text.name).join(' ')} ${text.title}\n${text.description}`;
     embeddingInputs.push({ position, name: text.name, text: words });
     hubTexts.push({ position, text: words });
-    index.add({ id: position, name: `${text.name} ${text.title}`, description: text.description, parameters: text.parameters });
+    documents.push({ id: position, fields: [`${text.name} ${text.title}`, text.description, text.parameters] });
   });
-  const excess = hubPenalty > 0 ? hubExcess(hubTexts, (query) => lexicalScores(index, query)) : new Map<number, number>();
-  const wordScores = (query: string) => penaliseHubs(lexicalScores(index, query), excess, hubPenalty);
+  const index = createLexicalIndex(documents, options);
+  const excess = hubPenalty > 0 ? hubExcess(hubTexts, index.scores) : new Map<number, number>();
+  const wordScores = (query: string) => penaliseHubs(index.scores(query), excess, hubPenalty);
   const meaning: SemanticIndex | undefined = semantic ? createSemanticIndex(semantic, embeddingInputs) : undefined;
 
   const checkQuery = (query: string, rankOptions: ToolSearchQueryOptions) => {
@@ -294,7 +302,7 @@ export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSear
       return position === undefined ? undefined : tools[position];
     },
     get size() {
-      return index.documentCount;
+      return index.size;
     },
   };
 }

@@ -1,7 +1,7 @@
 // Decision 0101: every column of bench/retrieval-hubs.ts for one scorer configuration.
 // `npx tsx --conditions=@ctxkit/source bench/scale-0101/columns.ts '<ScaleOptions JSON>' [tune|test|all] [label]`
-// '{}' reproduces createToolSearch's defaults; the adopted-or-not candidate is
-// '{"combine":"bm25f","wName":3,"k":4,"genericPrior":0.3}'.
+// '{}' reproduces createToolSearch's defaults before 0101; the candidate, adopted as the default since, is
+// '{"combine":"bm25f","wName":3,"k":4,"genericPrior":0.3}' (bench/retrieval-hubs.ts '{}' gives the same row).
 import type { RetrievalQuery } from '../../src/bench/measure-retrieval.ts';
 import { api, apiTools, corpusPool, distinctQueries, metaHalf, metaTools, schemaTools, stressPool } from './pools.ts';
 import { createScaleIndex, type ScaleOptions } from './scorer.ts';

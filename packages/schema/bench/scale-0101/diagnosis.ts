@@ -1,11 +1,12 @@
 // Decision 0101's diagnosis: the single-tool requests of one MetaTool half whose tool is in the top 5
 // over 468 tools (MetaTool + schema corpus) and not over the stress pool, and why by BM25's arithmetic.
 // `npx tsx --conditions=@ctxkit/source bench/scale-0101/diagnosis.ts [tune|test]` prints the counts.
-// Each field's share of a score comes from a plain MiniSearch with createToolSearch's settings, one field
+// Each field's share of a score comes from a plain MiniSearch with createToolSearch's settings before 0101, one field
 // searched at a time (the hub correction left out of the shares, kept in the ranks).
 import MiniSearch from 'minisearch';
 import { searchTerms } from '../../src/search-terms.ts';
-import { createToolSearch, toolSearchText } from '../../src/tool-search.ts';
+import { toolSearchText } from '../../src/tool-search.ts';
+import { createBefore0101Search } from './before-0101.ts';
 import { apiTools, corpusPool, metaHalf, stressPool } from './pools.ts';
 
 interface FieldShare {
@@ -54,14 +55,15 @@ const counts: Record<string, number> = {};
 const count = (key: string) => {
   counts[key] = (counts[key] ?? 0) + 1;
 };
-const corpusIndex = createToolSearch(corpusPool);
-const stressIndex = createToolSearch(stressPool);
+// The ranking the diagnosis was made of: createToolSearch before 0101 adopted BM25F.
+const corpusIndex = createBefore0101Search(corpusPool);
+const stressIndex = createBefore0101Search(stressPool);
 const ratios: number[] = [];
 const goldLengths: number[] = [];
 for (const query of single) {
   const gold = query.tools[0]!;
   const stressRank = stressIndex.rank(query.query, { limit: 5 });
-  if (!corpusIndex.search(query.query).some((tool) => toolSearchText(tool)!.name === gold) || stressRank.some((match) => match.name === gold)) continue;
+  if (!corpusIndex.rank(query.query).some((match) => match.name === gold) || stressRank.some((match) => match.name === gold)) continue;
   count('requests lost (found over 468, not over the stress pool)');
   const goldId = texts.findIndex((text) => text.name === gold);
   const byTool = shares(stressFields, query.query);

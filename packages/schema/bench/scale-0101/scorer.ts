@@ -1,8 +1,10 @@
 // Decision 0101's scratch scorer. `combine: 'sum'` with no other option reproduces createToolSearch's
-// MiniSearch ranking exactly (every field scored as its own BM25+, with its own IDF, and summed; field
+// MiniSearch ranking before 0101 exactly (every field scored as its own BM25+, with its own IDF, and summed; field
 // length = distinct terms); `combine: 'bm25f'` is Robertson, Zaragoza and Taylor's BM25F (CIKM 2004):
 // a term's frequencies in the fields, weighted and length-normalised, are added before one saturation
-// with one document-level IDF. The hub correction of decision 0070 is applied on top, as in the package.
+// with one document-level IDF; `'{"combine":"bm25f","wName":3,"k":4,"genericPrior":0.3}'` is what
+// createToolSearch does since 0101 (src/bm25f-index.ts). The hub correction of decision 0070 is applied on
+// top, as in the package.
 import { searchTerms, splitWords } from '../../src/search-terms.ts';
 import { hubExcess, penaliseHubs } from '../../src/tool-hubness.ts';
 import { toolSearchText } from '../../src/tool-search.ts';
