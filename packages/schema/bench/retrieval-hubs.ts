@@ -6,53 +6,14 @@
 // measured, 2,224 on 2026-12-02 as fixtures were added; the script prints the count) single / multi top-5
 // for MetaTool's requests; median indexing time of the 269 corpus tools and of the stress pool twice
 // (1,530); the tools most often in the top 5 (APIBench, 363 tools; stress pool).
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { measureRetrieval, type RetrievalQuery } from '../src/bench/measure-retrieval.ts';
-import { createToolSearch, type ToolSearch, type ToolSearchOptions, toolSearchText } from '../src/tool-search.ts';
+import { createToolSearch, type ToolSearch, type ToolSearchOptions } from '../src/tool-search.ts';
+import { api, apiTools, distinctQueries as distinct, metaHalf, metaTools, schemaTools, stressPool as stress } from './retrieval-pools.ts';
 
-const root = join(import.meta.dirname, '..', '..', '..');
 const options = JSON.parse(process.argv[2] ?? '{}') as ToolSearchOptions;
 const half = process.argv[3] ?? 'tune';
-const read = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
-const jsonFiles = (dir: string) =>
-  readdirSync(dir)
-    .filter((file) => file.endsWith('.json'))
-    .sort()
-    .map((file) => read(join(dir, file)));
-const meta = read(join(root, 'corpus', 'tool-retrieval', 'metatool.json')) as { tools: { name: string; description: string }[]; queries: RetrievalQuery[]; multiToolQueries: RetrievalQuery[] };
-const schemaTools = jsonFiles(join(root, 'corpus', 'schemas')).flat() as unknown[];
-// The fixtures are distractors only; a tool already in the corpus (same name and description) is left out.
-const textKey = (tool: unknown) => {
-  const text = toolSearchText(tool);
-  return text ? `${text.name}\n${text.description}` : undefined;
-};
-const seen = new Set(schemaTools.map(textKey));
-const fixtureTools = (jsonFiles(join(import.meta.dirname, '..', 'src', '__fixtures__')) as { tools: unknown[] }[])
-  .flatMap((fixture) => fixture.tools)
-  .filter((tool) => {
-    const key = textKey(tool);
-    if (key === undefined || seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-const api = read(join(root, 'corpus', 'tool-retrieval', 'apibench-torchhub.json')) as {
-  tools: { name: string; api_name: string; domain: string; functionality: string; description: string }[];
-  queries: RetrievalQuery[];
-};
-const apiTools = api.tools.map((tool) => ({ name: tool.name, title: tool.api_name, description: `${tool.domain}. ${tool.functionality}. ${tool.description}`, inputSchema: { type: 'object' } }));
-const metaTools = meta.tools.map((tool) => ({ ...tool, inputSchema: { type: 'object' } }));
-const toolPosition = new Map(meta.tools.map((tool, position) => [tool.name, position]));
-const inHalf = (even: boolean) => half === 'all' || even === (half === 'tune');
-const single = meta.queries.filter((query) => inHalf(toolPosition.get(query.tools[0]!)! % 2 === 0));
-const multi = meta.multiToolQueries.filter((_query, position) => inHalf(position % 2 === 0));
-// The same hand list as bench/retrieval-heldout.ts: the APIs that do a distinct task (not an ImageNet classifier).
-const distinctTask = new Set(
-  'slow_r50 hybridnets yolop DPT_Large DPT_Hybrid MiDaS_small umxhq ntsnet silero_stt silero_tts silero_vad deeplabv3_resnet50 deeplabv3_resnet101 deeplabv3_mobilenet_v3_large yolov5s DCGAN PGAN unet nvidia_waveglow roberta.large fcn_resnet50 fcn_resnet101 slowfast_r50 x3d_s huggingface/pytorch-transformers pytorch/fairseq nvidia_ssd nvidia_tacotron2'.split(
-    ' ',
-  ),
-);
-const distinct = api.queries.filter((query) => distinctTask.has(query.tools[0]!));
+const { single, multi } = metaHalf(half);
+const fixtureTools = stress.slice(metaTools.length + schemaTools.length + apiTools.length);
 const pct = (value: number) => (value * 100).toFixed(1);
 const mostFound = (index: ToolSearch<unknown>, queries: readonly RetrievalQuery[]) => {
   const counts = new Map<string, number>();
@@ -75,7 +36,6 @@ for (const pool of [apiTools, [...apiTools, ...schemaTools], [...apiTools, ...sc
   cells.push(`${pct(measureRetrieval(index, api.queries).topK)} / ${pct(measureRetrieval(index, distinct).topK)}`);
   if (pool.length === apiTools.length + schemaTools.length) apiHubs = mostFound(index, api.queries);
 }
-const stress = [...metaTools, ...schemaTools, ...apiTools, ...fixtureTools];
 const stressIndex = createToolSearch(stress as unknown[], options);
 cells.push(`${pct(measureRetrieval(stressIndex, single).topK)} / ${pct(measureRetrieval(stressIndex, multi).topK)}`);
 const median = (pool: readonly unknown[], rounds: number) => {

@@ -3,7 +3,7 @@
 // '{}' reproduces createToolSearch's defaults before 0101; the candidate, adopted as the default since, is
 // '{"combine":"bm25f","wName":3,"k":4,"genericPrior":0.3}' (bench/retrieval-hubs.ts '{}' gives the same row).
 import type { RetrievalQuery } from '../../src/bench/measure-retrieval.ts';
-import { api, apiTools, corpusPool, distinctQueries, metaHalf, metaTools, schemaTools, stressPool } from './pools.ts';
+import { api, apiTools, corpusPool, distinctQueries, metaHalf, metaTools, schemaTools, stressPool } from '../retrieval-pools.ts';
 import { createScaleIndex, type ScaleOptions } from './scorer.ts';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as ScaleOptions;

@@ -7,7 +7,7 @@ import MiniSearch from 'minisearch';
 import { searchTerms } from '../../src/search-terms.ts';
 import { toolSearchText } from '../../src/tool-search.ts';
 import { createBefore0101Search } from './before-0101.ts';
-import { apiTools, corpusPool, metaHalf, stressPool } from './pools.ts';
+import { apiTools, corpusPool, metaHalf, stressPool } from '../retrieval-pools.ts';
 
 interface FieldShare {
   name: number;

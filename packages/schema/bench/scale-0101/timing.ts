@@ -3,7 +3,7 @@
 // per-round ratios). `npx tsx --conditions=@ctxkit/source bench/scale-0101/timing.ts`
 import { createToolSearch } from '../../src/tool-search.ts';
 import { createBefore0101Search } from './before-0101.ts';
-import { metaHalf, schemaTools, stressPool } from './pools.ts';
+import { metaHalf, schemaTools, stressPool } from '../retrieval-pools.ts';
 
 const queries = metaHalf('tune')
   .single.slice(0, 100)

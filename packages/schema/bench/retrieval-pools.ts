@@ -1,11 +1,11 @@
-// The pools of bench/retrieval-hubs.ts (MetaTool 199, + schema corpus 468, APIBench 94 / 363 / 562, the
-// stress pool of MetaTool + corpus + APIBench + this package's fixtures), for decision 0101's scripts.
+// The retrieval pools (MetaTool 199, + schema corpus 468, APIBench 94 / 363 / 562, the stress pool of MetaTool +
+// corpus + APIBench + this package's fixtures) and MetaTool's halves, for bench/retrieval-hubs.ts and decision 0101's scripts.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RetrievalQuery } from '../../src/bench/measure-retrieval.ts';
-import { toolSearchText } from '../../src/tool-search.ts';
+import type { RetrievalQuery } from '../src/bench/measure-retrieval.ts';
+import { toolSearchText } from '../src/tool-search.ts';
 
-const root = join(import.meta.dirname, '..', '..', '..', '..');
+const root = join(import.meta.dirname, '..', '..', '..');
 const read = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 const jsonFiles = (dir: string) =>
   readdirSync(dir)
@@ -20,7 +20,7 @@ const textKey = (tool: unknown) => {
   return text ? `${text.name}\n${text.description}` : undefined;
 };
 const seen = new Set(schemaTools.map(textKey));
-export const fixtureTools = (jsonFiles(join(import.meta.dirname, '..', '..', 'src', '__fixtures__')) as { tools: unknown[] }[])
+export const fixtureTools = (jsonFiles(join(import.meta.dirname, '..', 'src', '__fixtures__')) as { tools: unknown[] }[])
   .flatMap((fixture) => fixture.tools)
   .filter((tool) => {
     const key = textKey(tool);
