@@ -184,7 +184,7 @@ const concurrencyCap = /\b(?:reached|exceeded|hit|over) (?:the |your )?(?:max(?:
 // ones too (decision 0064, a twenty-fifth set). So is Zhipu's "频率过高" (frequency too high), beside its "并发数过高"
 // (decision 0064, a forty-seventh set).
 const rateLimitWords = new RegExp(
-  String.raw`rate.?limit|throttl|\bquota|[a-z]_quota_(?:exceeded|exhausted|reached)\b|\b(?:tokens?|requests?)\b[^.]{0,30}?\b(?:in|within|during|over) the (?:last|past) (?:\d+ )?(?:seconds?|minutes?|hours?)\b|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|${planCapChinese.source}|${perPeriodAbbreviated.source}|too many requests|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率(?:超限|过高)|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:account )?(?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${concurrencyCap.source}|${outOfCredit.source}`,
+  String.raw`rate.?limit|throttl|\bquota|[a-z]_quota_(?:exceeded|exhausted|reached)\b|\b(?:tokens?|requests?)\b[^.]{0,30}?\b(?:in|within|during|over) the (?:last|past) (?:\d+ )?(?:seconds?|minutes?|hours?)\b|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|${planCapChinese.source}|${perPeriodAbbreviated.source}|too many requests|\brate exceeded\b|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率(?:超限|过高)|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:account )?(?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${concurrencyCap.source}|${outOfCredit.source}`,
   'i',
 );
 // OpenAI's "exceeded your current quota" sends the reader to its error-codes guide (the billing error, decision 0064);
@@ -204,6 +204,9 @@ const exhaustedQuota = new RegExp(
 // Words that make an error an overflow whatever its status: Anthropic answers 429 for a long-context
 // request the account may not send, and compacting below the standard window is what fixes it.
 const overflowWhateverStatus = /extra usage is required for long context/i;
+// A limit a failing server says it has cut for now ("maximum context length is temporarily reduced", a 503): the server's
+// state, not the request's size, so it is a busy service to wait out or route around (decision 0064, a fiftieth set).
+const temporarilyCutLimit = /\btemporar(?:il)?y (?:reduced|lowered|limited|decreased|capped)\b/i;
 // Caps on a single request that are not the model's window (embedding batches).
 const perRequestCap = /tokens? per request|tokens? in (?:the )?batch\b/i;
 // An output budget the server worked out as negative ("max_tokens must be at least 1, got -563072"): the
@@ -412,6 +415,8 @@ const limitPatterns = [
 const reportedPatterns = [
   /(?:request|message|prompt|input)\s*\((\d+)(?: tokens?)?\)/i,
   /\b(\d+) tokens? exceeds?\b/i,
+  // vLLM's older wording: "Prompt length of 4699 is longer than the maximum model length of 4096" (decision 0064, a fiftieth set)
+  /\bprompt length of (\d+)/i,
   /\bprompt_tokens\W{1,3}(\d+)/i,
   /\bgiven:\s*(\d+)/i,
   /total of (?:at least )?(\d+)/i,
@@ -496,7 +501,7 @@ function rateLimitNumbers(text: string): Partial<ProviderErrorClassification> {
 // A server that is not there, in the words of Node, Go, Python and Windows (decision 0056); a connection it dropped
 // mid-write ("Broken pipe", EPIPE) or a TLS record torn in transit (OpenSSL's "bad record mac") counts too.
 const offlineWords =
-  /\bfetch failed\b|socket hang up|\bECONNREFUSED\b|\bECONNRESET\b|connection reset|\bconnection error\b|\bENOTFOUND\b|\bEAI_AGAIN\b|\bE(?:HOST|NET)UNREACH\b|network (?:error|is unreachable)|getaddrinfo|connection refused|actively refused|no connection could be made|connect call failed|(?:cannot|can't|could not|couldn't|failed to|unable to) connect to (?:the )?(?:host|api|server)|\bnetwork request failed\b|\bfailed to fetch\b|\bfailure in name resolution\b|\bname resolution failed\b|\bname or service not known\b|\b(?:could not|couldn't|unable to|cannot|can't|failed to) resolve (?:the )?host|\bNewConnectionError\b|failed to establish a new connection|\bERR_(?:INTERNET_DISCONNECTED|NAME_NOT_RESOLVED|CONNECTION_(?:REFUSED|RESET|CLOSED))\b|\bserver disconnected\b|\bnetwork connection (?:failed|lost|was lost)\b|\b(?:remote end|remote server|server|peer) closed (?:the )?connection|\bbroken pipe\b|\bEPIPE\b|\bbad record mac\b/i;
+  /\bfetch failed\b|socket hang up|\bECONNREFUSED\b|\bECONNRESET\b|connection reset|\bconnection error\b|\bENOTFOUND\b|\bEAI_AGAIN\b|\bE(?:HOST|NET)UNREACH\b|network (?:error|is unreachable)|getaddrinfo|connection refused|actively refused|no connection could be made|connect call failed|(?:cannot|can't|could not|couldn't|failed to|unable to) connect to (?:the )?(?:host|api|server)|\bnetwork request failed\b|\bfailed to fetch\b|\bfailure in name resolution\b|\bname resolution failed\b|\bname or service not known\b|\b(?:could not|couldn't|unable to|cannot|can't|failed to) resolve (?:the )?host|\bNewConnectionError\b|failed to establish a new connection|\bERR_(?:INTERNET_DISCONNECTED|NAME_NOT_RESOLVED|CONNECTION_(?:REFUSED|RESET|CLOSED))\b|\bserver disconnected\b|\bnetwork connection (?:failed|lost|was lost)\b|\b(?:remote end|remote server|server|peer) closed (?:the )?connection|\bconnection was closed before (?:we |it )?received\b|\bbroken pipe\b|\bEPIPE\b|\bbad record mac\b/i;
 // A server saying it timed out waiting for something behind it: a model runner to start, an upstream, a backend.
 const serverGaveUpWaiting = /\btimed? ?out (?:while )?waiting (?:for|on)\b|\b(?:upstream|backend|runner|worker) (?:request )?timed? ?out\b/i;
 // No answer in time, including exception names: ModelTimeoutException, APITimeoutError, ReadTimeout.
@@ -594,6 +599,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
   }
   if (mediaTooLarge.test(text) && !/\btokens?\b/i.test(text)) return { kind: 'other' };
   if (status !== undefined && status >= 500 && serverFaultBeforeModel.test(text)) return { kind: 'other', fallback: true, retryable: true };
+  if (status !== undefined && status >= 500 && temporarilyCutLimit.test(text)) return { kind: 'rate_limit', retryable: true };
   if (overflowWords.some((pattern) => pattern.test(text)) && !windowNotSet.test(text)) {
     // Where the output is named first it may be the part that overruns: "you requested 65536 output tokens and your prompt
     // contains 77409 characters" against 65536 (decision 0064, a forty-third set).
