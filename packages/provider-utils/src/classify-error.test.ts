@@ -346,3 +346,35 @@ describe('classifyError on the forty-seventh held-out set’s families (decision
     });
   });
 });
+
+describe('classifyError near the forty-sixth to forty-ninth sets’ families, on errors that are not theirs (decision 0100, re-checked after BM25F)', () => {
+  it('reads a server’s own disk full (ENOSPC in a 5xx) as a server fault, and a machine’s disk quota without a status as neither', () => {
+    const ollama = classifyError({ status: 503, body: '{"error":"write /root/.ollama/models/blobs/sha256-7a1b: no space left on device (ENOSPC)"}' });
+    expect(ollama).toMatchObject({ kind: 'other', fallback: true });
+    expect(classifyError({ status: 500, body: 'failed to write KV cache checkpoint: ENOSPC: no space left on device' })).toMatchObject({ kind: 'other', fallback: true });
+    expect(classifyError('ENOSPC: Disk quota exceeded')).toMatchObject({ kind: 'other', fallback: false, retryable: false });
+  });
+
+  it('reads an endpoint unavailable to a key, a model type or because it was removed as no busy service', () => {
+    expect(classifyError({ status: 410, body: 'This endpoint is unavailable: /v1/engines/{id}/completions was removed, use /v1/chat/completions' })).toMatchObject({ kind: 'other', retryable: false });
+    expect(classifyError({ status: 403, body: 'The endpoint is unavailable to keys without the "inference" scope' }).kind).not.toBe('rate_limit');
+    expect(classifyError('Backend is unavailable for model type "embedding"; call /v1/embeddings instead')).toMatchObject({ kind: 'other', retryable: false });
+    expect(classifyError('AI_APICallError: Upstream request failed: Endpoint is unavailable.')).toMatchObject({ kind: 'rate_limit', retryable: true });
+  });
+
+  it('reads an audio sampling frequency too high (采样频率过高) as a bad parameter, not a request rate', () => {
+    expect(classifyError({ status: 400, body: '音频采样频率过高，请使用 16kHz 的音频' })).toMatchObject({ kind: 'other', retryable: false });
+    expect(classifyError('您当前使用该 API 的频率过高,请降低频率')).toMatchObject({ kind: 'rate_limit', retryable: true });
+  });
+
+  it('reads a server out of space in a context store (a volume, a folder) as no overflow', () => {
+    expect(classifyError({ status: 500, body: 'Failed to persist the conversation: ran out of space in the context store volume /data/ctx' })).toMatchObject({ kind: 'other', fallback: true });
+    expect(classifyError({ status: 400, body: 'Codex ran out of room in the model’s context window. Start a new thread.' }).kind).toBe('context_overflow');
+  });
+
+  it('reads a deployment short of provisioned capacity units as a setting to change, not a busy service', () => {
+    const ptu = classifyError({ status: 400, body: 'The deployment has insufficient capacity units provisioned: requested 100 PTU, provisioned 50. Increase the provisioned throughput.' });
+    expect(ptu).toMatchObject({ kind: 'other', retryable: false });
+    expect(classifyError('The deployment has insufficient capacity, please retry')).toMatchObject({ kind: 'rate_limit', retryable: true });
+  });
+});

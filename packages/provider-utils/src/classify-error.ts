@@ -184,7 +184,7 @@ const concurrencyCap = /\b(?:reached|exceeded|hit|over) (?:the |your )?(?:max(?:
 // ones too (decision 0064, a twenty-fifth set). So is Zhipu's "频率过高" (frequency too high), beside its "并发数过高"
 // (decision 0064, a forty-seventh set).
 const rateLimitWords = new RegExp(
-  String.raw`rate.?limit|throttl|\bquota|[a-z]_quota_(?:exceeded|exhausted|reached)\b|\b(?:tokens?|requests?)\b[^.]{0,30}?\b(?:in|within|during|over) the (?:last|past) (?:\d+ )?(?:seconds?|minutes?|hours?)\b|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|${planCapChinese.source}|${perPeriodAbbreviated.source}|too many requests|\brate exceeded\b|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率(?:超限|过高)|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:account )?(?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${concurrencyCap.source}|${outOfCredit.source}`,
+  String.raw`rate.?limit|throttl|\bquota|[a-z]_quota_(?:exceeded|exhausted|reached)\b|\b(?:tokens?|requests?)\b[^.]{0,30}?\b(?:in|within|during|over) the (?:last|past) (?:\d+ )?(?:seconds?|minutes?|hours?)\b|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|${planCapChinese.source}|${perPeriodAbbreviated.source}|too many requests|\brate exceeded\b|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|(?<!采样)频率过高|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:account )?(?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${concurrencyCap.source}|${outOfCredit.source}`,
   'i',
 );
 // OpenAI's "exceeded your current quota" sends the reader to its error-codes guide (the billing error, decision 0064);
@@ -282,7 +282,8 @@ const overflowWords = [
   // "The model has reached its context window limit"
   /\breached (?:its|the|your) (?:maximum )?(?:context (?:window|length)|conversation)(?: limit)?\b/i,
   // Out of room in the window: Codex's "ran out of room in the model's context window" (decision 0064, a forty-eighth set)
-  /\b(?:ran|run|running|is) out of (?:room|space) in (?:the |its |your )?(?:model'?s? )?context(?: window| length| size)?\b/i,
+  // ... not a server's disk: "ran out of space in the context store volume"; "model’s" with a typographic apostrophe (decision 0100)
+  /\b(?:ran|run|running|is) out of (?:room|space) in (?:the |its |your )?(?:model['’]?s? )?context(?: window| length| size)?\b(?![ _-]?(?:store|storage|volume|directory|dir|folder|files?|disk|database|db)\b)/i,
   // llama.cpp-derived servers: the slot's KV cache (the context) is full or has too little room for the tokens ("KV cache
   // has insufficient capacity for the requested tokens"; decision 0064, a twenty-fourth set), or the kept prefix is longer than n_ctx
   /failed to find (?:free space in the |a )?kv cache(?: slot)?|\bkv cache is full\b|\bkv[ _-]?cache\b[^.]{0,20}?\b(?:insufficient|not enough|too little) (?:capacity|space|room)\b|\b(?:(?:insufficient|not enough|too little) |no (?:free )?)(?:capacity|space|room) (?:left )?in (?:the )?kv[ _-]?cache\b|\bn_keep\W{1,3}\d+\W{0,3}>=?\s*n_ctx\b|\bcontext shift is disabled\b/i,
@@ -337,7 +338,8 @@ const unavailableToAccount =
   /\b(?:un|not )available (?:for|in|to) (?:this |your |the )?(?:account|organi[sz]ation|region|country|territory)\b|\b(?:location|region|country|territory) is not supported\b|\bnot supported (?:in|for) (?:this |your |the )?(?:location|region|country|territory)\b|\baccount\b[^.,;]{0,40}?\b(?:is |has been |was )(?:suspended|deactivated|locked|banned)\b/i;
 // Google's quota *project*, the billing project a call is charged to ("quota project is invalid", "requires a quota
 // project", quota_project_id): a credentials setting, not a quota running out, so no wait mends it.
-// A machine's own disk or storage quota (a sandbox's ENOSPC) is no provider's allowance, whatever quota words it uses.
+// A machine's own disk or storage quota (a sandbox's ENOSPC) is no provider's allowance, whatever quota words it uses. In a
+// 5xx it is the server's own disk (Ollama pulling a model): a server fault another provider may not have (decision 0100).
 const localStorageQuota = /\bENOSPC\b|\b(?:disk|storage) quota\b/i;
 const quotaProjectFault = /\bquota[ _-]?project(?:[ _-]?id)?\b/i;
 // A model the endpoint or gateway does not serve ("model_not_found", "No available channels for model", 无可用渠道,
@@ -352,9 +354,11 @@ const windowNotSet = /\bcontext (?:length|window|size) (?:is )?(?:not (?:availab
 // A model or service that "has insufficient capacity" (Bedrock; its name may stand between: "The model gpt-4o has") is one; the KV cache's is an overflow, read before (decision 0064,
 // a forty-sixth set). Capacity "temporarily" or "currently" exceeded (Workers AI's 3040) and traffic named too heavy in
 // Chinese (Zhipu's "该模型当前访问量过大") are busy too (decision 0064, a forty-seventh set). So is an endpoint, upstream or backend
-// "is unavailable" (the AI SDK's "Upstream request failed: Endpoint is unavailable."; decision 0064, a forty-eighth set).
+// "is unavailable" (the AI SDK's "Upstream request failed: Endpoint is unavailable."; decision 0064, a forty-eighth set), read
+// apart: not on a 4xx (a removed endpoint's 410, a key's 403), nor "unavailable for/to/in" something (decision 0100).
+const endpointUnavailable = /\b(?:endpoint|upstream|backend)s? (?:is|are) (?:currently |temporarily )?unavailable\b(?! (?:for|to|in)\b)/i;
 const busyWords =
-  /too many tokens|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:(?:temporarily|currently) )?(?:exceeded|exhausted)|no capacity|\b(?:model|service|server|endpoint|provider|region|deployment|cluster)s?(?: [\w./:@-]+)? (?:has|have|had) insufficient capacity\b|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|\b(?:endpoint|upstream|backend)s? (?:is|are) (?:currently |temporarily )?unavailable\b|\btemporary capacity (?:issue|problem|constraint)s?\b|pending requests|service.?unavailable|scaling up|is currently loading|\bqueue (?:is )?(?:full|at capacity)\b|\bqueue[ _](?:exceeded|overflow)\b|\bno deployments? available\b|负载(?:已|过)?(?:饱和|过高|过大)|(?:访问|请求|调用)量(?:过大|过高|太大)|满载|(?:服务器|服务|系统)(?:繁忙|忙碌)/i;
+  /too many tokens|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:(?:temporarily|currently) )?(?:exceeded|exhausted)|no capacity|\b(?:model|service|server|endpoint|provider|region|deployment|cluster)s?(?: [\w./:@-]+)? (?:has|have|had) insufficient capacity\b(?![ _-]?units?\b)|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|\btemporary capacity (?:issue|problem|constraint)s?\b|pending requests|service.?unavailable|scaling up|is currently loading|\bqueue (?:is )?(?:full|at capacity)\b|\bqueue[ _](?:exceeded|overflow)\b|\bno deployments? available\b|负载(?:已|过)?(?:饱和|过高|过大)|(?:访问|请求|调用)量(?:过大|过高|太大)|满载|(?:服务器|服务|系统)(?:繁忙|忙碌)/i;
 // A deadline that passed before the model answered ("Request didn't generate first token before the given deadline",
 // Fireworks's 429): the request took too long, whatever status it came with.
 const deadlinePassed = /\b(?:before|by) the (?:given |request(?:ed)? |configured )?deadline\b/i;
@@ -571,7 +575,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
   if (unavailableToAccount.test(text) && !rateLimitWords.test(text)) return { kind: 'other', fallback: true, retryable: false };
   if ((deadlinePassed.test(text) || upstreamNoAnswerChinese.test(text)) && !rateLimitWords.test(text)) return { kind: 'timeout', retryable: true };
   if (quotaProjectFault.test(text) && status !== 429 && !/\b(?:exceeded|exhausted)\b/i.test(text)) return { kind: 'other', retryable: false };
-  if (localStorageQuota.test(text) && status !== 429) return { kind: 'other' };
+  if (localStorageQuota.test(text) && status !== 429) return status !== undefined && status >= 500 ? { kind: 'other', fallback: true, retryable: true } : { kind: 'other' };
   if (status === 429 || rateLimitWords.test(text)) {
     const numbers = rateLimitNumbers(text);
     // A request larger than the per-minute budget never fits, however long the caller waits.
@@ -610,7 +614,14 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
   // A 408 is the server saying the request took too long, whatever cause it guesses at ("possibly due to server overload").
   if (status === 408) return { kind: 'timeout', retryable: true };
   // "Try again later" or "please wait" alone is boilerplate: with a status the status decides, without one it is a busy service.
-  if (status === 503 || status === 529 || (busyWords.test(text) && status !== 404) || (retryLater.test(text) && status === undefined)) return { kind: 'rate_limit', retryable: true };
+  if (
+    status === 503 ||
+    status === 529 ||
+    (busyWords.test(text) && status !== 404) ||
+    (endpointUnavailable.test(text) && (status === undefined || status === 429 || status >= 500)) ||
+    (retryLater.test(text) && status === undefined)
+  )
+    return { kind: 'rate_limit', retryable: true };
   if (status === 504 || status === 524) return { kind: 'timeout', retryable: true };
   // A server error whose message says the server itself gave up waiting (Ollama's 500 "timed out waiting for llama
   // runner to start"): a timeout, as a 504 is, not a fault in the request (decision 0064, a twenty-second set).

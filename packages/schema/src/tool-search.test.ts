@@ -168,6 +168,24 @@ describe('createToolSearch scoring (BM25F, decision 0101)', () => {
       );
     }
   });
+
+  it('reads a boost or bm25 value given as undefined as not given (a JavaScript caller, or a setting left unset)', () => {
+    const configured: { name?: number; k?: number } = {};
+    const defaults = createToolSearch(mcp).rank('pull request');
+    for (const options of [{ boost: { name: configured.name } }, { bm25: { k: configured.k } }]) {
+      // Typed as a JavaScript caller writes it: exactOptionalPropertyTypes would refuse the undefined.
+      expect(createToolSearch(mcp, options as object).rank('pull request')).toEqual(defaults);
+    }
+  });
+
+  it('throws a clear error for a prefixMinLength that is not a whole number of 0 or more', () => {
+    for (const prefixMinLength of [-1, Number.NaN, 2.5, Number.POSITIVE_INFINITY, '4']) {
+      expect(() => createToolSearch(mcp, { prefixMinLength: prefixMinLength as number })).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/createToolSearch prefixMinLength must be a whole number of 0 or more, got/) }),
+      );
+    }
+    expect(createToolSearch(mcp, { prefixMinLength: 100 }).rank('pull')[0]?.name).toBe('create_pull_request');
+  });
 });
 
 // 36 everyday tools, each also naming its neighbour's topic, and one long planning tool that mentions

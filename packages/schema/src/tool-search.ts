@@ -37,7 +37,10 @@ export interface ToolSearchOptions {
    * @throws CtxkitError INVALID_ARGUMENT for a negative or non-finite value, or `b` above 1
    */
   bm25?: { k?: number; b?: number; d?: number };
-  /** Also match words that start with a query word of at least this many letters (`0` turns it off). @default 0 */
+  /**
+   * Also match words that start with a query word of at least this many letters (`0` turns it off). @default 0
+   * @throws CtxkitError INVALID_ARGUMENT for anything but a whole number of 0 or more
+   */
   prefixMinLength?: number;
   /** Results of one search when `search` is not given a limit. @default 5 */
   defaultLimit?: number;
@@ -195,6 +198,17 @@ function createLexicalIndex(documents: readonly Bm25fDocument[], options: ToolSe
   });
 }
 
+/** The values that are given: `{ name: undefined }` (a JavaScript caller, a setting left unset) leaves the default in place. */
+function givenValues<Values extends object>(values: Values | undefined): Partial<Values> {
+  return Object.fromEntries(Object.entries(values ?? {}).filter(([, value]) => value !== undefined)) as Partial<Values>;
+}
+
+function checkPrefixMinLength(prefixMinLength: unknown): void {
+  if (prefixMinLength !== undefined && (typeof prefixMinLength !== 'number' || !Number.isInteger(prefixMinLength) || prefixMinLength < 0)) {
+    invalid(`createToolSearch prefixMinLength must be a whole number of 0 or more, got ${typeof prefixMinLength === 'string' ? JSON.stringify(prefixMinLength) : String(prefixMinLength)}`);
+  }
+}
+
 function checkHubPenalty(hubPenalty: unknown): number {
   if (hubPenalty === undefined) return 2;
   if (typeof hubPenalty !== 'number' || !(hubPenalty >= 0) || !Number.isFinite(hubPenalty)) invalid(`createToolSearch hubPenalty must be a finite number of 0 or more, got ${String(hubPenalty)}`);
@@ -240,6 +254,7 @@ export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSear
   if (!Array.isArray(tools)) invalid(`createToolSearch takes an array of tools, got ${tools === null ? 'null' : typeof tools}`);
   const defaultLimit = checkLimit(options.defaultLimit ?? 5, 'createToolSearch defaultLimit');
   const hubPenalty = checkHubPenalty(options.hubPenalty);
+  checkPrefixMinLength(options.prefixMinLength);
   const semantic = options.semantic;
   const semanticWeight = checkSemantic(semantic);
   const names: string[] = [];
@@ -263,7 +278,7 @@ export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSear
     hubTexts.push({ position, text: words });
     documents.push({ id: position, fields: [`${text.name} ${text.title}`, text.description, text.parameters] });
   });
-  const index = createLexicalIndex(documents, options);
+  const index = createLexicalIndex(documents, { ...options, boost: givenValues(options.boost), bm25: givenValues(options.bm25) });
   const excess = hubPenalty > 0 ? hubExcess(hubTexts, index.scores) : new Map<number, number>();
   const wordScores = (query: string) => penaliseHubs(index.scores(query), excess, hubPenalty);
   const meaning: SemanticIndex | undefined = semantic ? createSemanticIndex(semantic, embeddingInputs) : undefined;

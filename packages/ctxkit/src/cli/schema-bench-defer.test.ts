@@ -30,6 +30,16 @@ beforeAll(() => {
     }),
   );
   writeFileSync(file('bad-queries.json'), JSON.stringify([{ query: 'x' }]));
+  writeFileSync(
+    file('unknown-tool-queries.json'),
+    JSON.stringify({
+      queries: [
+        { query: 'open a pull request', tools: ['pull_request'] },
+        { query: 'open a PR', tools: ['create_pull_request'] },
+      ],
+    }),
+  );
+  writeFileSync(file('no-tool-queries.json'), JSON.stringify([{ query: 'open a pull request', tools: [] }]));
 });
 
 describe('ctxkit schema-bench --defer', () => {
@@ -61,6 +71,13 @@ describe('ctxkit schema-bench --defer', () => {
     const bad = await ctxkit('schema-bench', file('tools.json'), '--defer', '--queries', file('bad-queries.json'));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/bad-queries\.json: entry\[0\] needs \{ query: string, tools: string\[\] \}/);
+    // A request naming a tool the tools file lacks, or none, would be scored as a miss (or as found) without a word.
+    const misnamed = await ctxkit('schema-bench', file('tools.json'), '--defer', '--queries', file('unknown-tool-queries.json'));
+    expect(misnamed.code).toBe(2);
+    expect(misnamed.stderr).toMatch(/unknown-tool-queries\.json: queries\[1\] names "create_pull_request", which is not among the 8 tools/);
+    const empty = await ctxkit('schema-bench', file('tools.json'), '--defer', '--queries', file('no-tool-queries.json'));
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/no-tool-queries\.json: entry\[0\] needs \{ query: string, tools: string\[\] \} with at least one tool/);
     const unknown = await ctxkit('schema-bench', file('tools.json'), '--defer', '--always-loaded', 'nope');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/alwaysLoaded names "nope"/);

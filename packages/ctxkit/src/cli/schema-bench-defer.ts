@@ -1,19 +1,24 @@
-import { createToolSearch } from '@ctxkit/schema';
+import { createToolSearch, type ToolSearch } from '@ctxkit/schema';
 import { deferBench, measureRetrieval, type RetrievalQuery } from '@ctxkit/schema/bench';
 import type { TokenizerPlugin } from '@ctxkit/core';
 import { readJson, UsageError } from './input.ts';
 import { type CliIo, formatNumber, formatPercent, table } from './output.ts';
 
-/** The request lists of a queries file: an array of `{ query, tools }`, or MetaTool's `{ queries, multiToolQueries }`. */
-function readQueries(path: string): [string, RetrievalQuery[]][] {
+/**
+ * The request lists of a queries file: an array of `{ query, tools }`, or MetaTool's `{ queries, multiToolQueries }`. Every
+ * request names at least one tool, each among the tools searched: a misnamed one would be scored as a miss without a word.
+ */
+function readQueries(path: string, index: ToolSearch<unknown>): [string, RetrievalQuery[]][] {
   const data = readJson(path);
   const valid = (list: unknown, field: string): RetrievalQuery[] => {
     if (!Array.isArray(list)) throw new UsageError(`${path}: ${field} must be an array of { query, tools }`);
-    list.forEach((entry: unknown, index) => {
+    list.forEach((entry: unknown, position) => {
       const item = entry as Partial<RetrievalQuery> | null;
-      if (typeof item?.query !== 'string' || !Array.isArray(item.tools) || !item.tools.every((name) => typeof name === 'string')) {
-        throw new UsageError(`${path}: ${field}[${index}] needs { query: string, tools: string[] }`);
+      if (typeof item?.query !== 'string' || !Array.isArray(item.tools) || item.tools.length === 0 || !item.tools.every((name) => typeof name === 'string')) {
+        throw new UsageError(`${path}: ${field}[${position}] needs { query: string, tools: string[] } with at least one tool`);
       }
+      const unknown = item.tools.find((name) => index.get(name) === undefined);
+      if (unknown !== undefined) throw new UsageError(`${path}: ${field}[${position}] names ${JSON.stringify(unknown)}, which is not among the ${index.size} tools searched`);
     });
     return list as RetrievalQuery[];
   };
@@ -46,7 +51,7 @@ export async function schemaBenchDefer(
   const retrieval = values.queries
     ? (() => {
         const index = createToolSearch(tools);
-        return readQueries(values.queries).map(([label, queries]) => {
+        return readQueries(values.queries, index).map(([label, queries]) => {
           const { misses: _misses, ...score } = measureRetrieval(index, queries, { k: 5 });
           return { label, ...score };
         });
