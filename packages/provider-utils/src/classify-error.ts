@@ -237,6 +237,10 @@ const maxTokensWords = [
   /supports at most \d+ (?:completion|output) tokens/i,
   // Claude Code's "response exceeded the 4096 output token maximum": the output cap, not the context
   /\bexceed\w*\s+(?:the\s+)?(?:\d+\s+)?(?:output|completion)\s+tokens?\s+(?:maximum|limit|max)\b/i,
+  // A finish or stop reason given as the error ("truncated (finish_reason=length)", "stop_reason=max_tokens", Gemini's
+  // finishReason MAX_TOKENS, the Responses API's `incomplete_details` reason `max_output_tokens`): the output ran out
+  // (decision 0064, a fifty-second set).
+  /\b(?:finish_?reason|stop_?reason)\W{1,4}(?:length|max_tokens)\b|\bincomplete_details\W{1,6}reason\W{1,6}max_output_tokens\b/i,
 ];
 const overflowWords = [
   /context_length_exceeded|exceed_context_size_error|model_max_prompt_tokens_exceeded|context_?window_?exceeded|contextwindowexceeded|\binput_too_large\b|"code"\W{1,4}3051\b/i,
@@ -362,6 +366,12 @@ const busyWords =
 // A deadline that passed before the model answered ("Request didn't generate first token before the given deadline",
 // Fireworks's 429): the request took too long, whatever status it came with.
 const deadlinePassed = /\b(?:before|by) the (?:given |request(?:ed)? |configured )?deadline\b/i;
+// A time limit the stream, batch or session ran out of, named in words: a gateway's idle cut ("upstream stalled: no data
+// received for 120s", even sent as Anthropic's `overloaded_error`), OpenAI Batch's "could not be executed before the
+// completion window expired", the Realtime API's "Your session hit the maximum duration of 60 minutes" and an OpenRouter
+// upstream's "exceeded the 900 second wall-clock limit": the time ran out, not the capacity (decision 0064, a fifty-second set).
+const timeLimitReached =
+  /\bno data received (?:for|in) \d+\s*(?:ms|s|sec(?:ond)?s?|min(?:ute)?s?)\b|\bbefore the completion window expired\b|\bsession (?:hit|reached|exceeded) the maximum duration\b|\bwall[- ]clock (?:time )?limit\b/i;
 // A relay or gateway that gave up waiting for the upstream, in Chinese (one-api's 504: "服务器没有等到上游服务器的回应"; "请求超时",
 // "上游响应超时"): the request took too long (decision 0064, a thirty-eighth set).
 const upstreamNoAnswerChinese = /(?:没有|未)(?:等到|收到)[^。，,]{0,12}(?:回应|响应)|(?:请求|上游|响应|网关|连接)\S{0,2}超时/;
@@ -573,6 +583,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
   if (kvCacheMemoryAtStart.test(text)) return { kind: 'other', fallback: true, retryable: false };
   // A closed account is closed whatever status it comes with (Z.ai answers a locked account with a 429).
   if (unavailableToAccount.test(text) && !rateLimitWords.test(text)) return { kind: 'other', fallback: true, retryable: false };
+  if (timeLimitReached.test(text)) return { kind: 'timeout', retryable: true };
   if ((deadlinePassed.test(text) || upstreamNoAnswerChinese.test(text)) && !rateLimitWords.test(text)) return { kind: 'timeout', retryable: true };
   if (quotaProjectFault.test(text) && status !== 429 && !/\b(?:exceeded|exhausted)\b/i.test(text)) return { kind: 'other', retryable: false };
   if (localStorageQuota.test(text) && status !== 429) return status !== undefined && status >= 500 ? { kind: 'other', fallback: true, retryable: true } : { kind: 'other' };
