@@ -59,6 +59,13 @@ describe('moveDocstringArgs', () => {
     ['a list goes on with prose', 'Alerts.\n\nParameters:\n- state: Code.\nPass it in upper case.\n'],
     ['an entry has no text', 'Alerts.\n\nArgs:\n    state:\n'],
     ['an entry repeats', 'Alerts.\n\nArgs:\n    state: Code.\n    state: Again.\n'],
+    ['a numpy entry names no parameter', 'Alerts.\n\nParameters\n----------\nstate : str\n    Code.\nregion : str\n    Region.\n'],
+    ['a numpy type states a default', 'Alerts.\n\nParameters\n----------\nstate : str, default "CA"\n    Code.\n'],
+    ['a numpy entry has no text', 'Alerts.\n\nParameters\n----------\nstate : str\n'],
+    ['a numpy line is not an entry', 'Alerts.\n\nParameters\n----------\nstate : str\n    Code.\nPass it in upper case.\n'],
+    ['a Sphinx field names no parameter', 'Alerts.\n\n:param state: Code.\n:param region: Region.\n'],
+    ['a Sphinx type names no parameter field', 'Alerts.\n\n:param state: Code.\n:type region: str\n'],
+    ['a Sphinx type says more than a type', 'Alerts.\n\n:param state: Code.\n:type state: str, default "CA"\n'],
     ['the section is the first line', 'Args:\n    state: Code.\n'],
     ['there is no section', 'Alerts for a state: pass its code.'],
   ])('leaves both alone when %s', (_case, description, properties: Record<string, unknown> = { state: { type: 'string' } }) => {
@@ -68,6 +75,60 @@ describe('moveDocstringArgs', () => {
   it('leaves a schema without properties alone', () => {
     expect(moveDocstringArgs('Alerts.\n\nArgs:\n    state: Code.\n', { type: 'object' })).toBeUndefined();
     expect(moveDocstringArgs('Alerts.\n\nArgs:\n    state: Code.\n', true)).toBeUndefined();
+  });
+});
+
+describe('moveDocstringArgs in other docstring styles', () => {
+  const catalogSchema = { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer' } } };
+  const catalogProperties = {
+    query: { type: 'string', description: 'Free-text search terms, matched against names.' },
+    limit: { type: 'integer', description: 'How many results.' },
+  };
+
+  it('moves a numpy-style Parameters section, underlined, up to the next underlined section', () => {
+    const description = [
+      'Search the catalog.',
+      '',
+      '    Parameters',
+      '    ----------',
+      '    query : str',
+      '        Free-text search terms,',
+      '        matched against names.',
+      '    limit : int, optional',
+      '        How many results.',
+      '',
+      '    Returns',
+      '    -------',
+      '    list',
+      '        The products.',
+      '    ',
+    ].join('\n');
+    const moved = moveDocstringArgs(description, catalogSchema);
+    expect(moved?.description).toBe('Search the catalog.\n\n    Returns\n    -------\n    list\n        The products.');
+    expect(moved?.schema.properties).toEqual(catalogProperties);
+  });
+
+  it('moves Sphinx :param and :type fields, leaving :returns: where it is', () => {
+    const description = [
+      'Search the catalog.',
+      '',
+      ':param query: Free-text search terms,',
+      '    matched against names.',
+      ':type query: str',
+      ':param int limit: How many results.',
+      ':returns: A list of products.',
+    ].join('\n');
+    const moved = moveDocstringArgs(description, catalogSchema);
+    expect(moved?.description).toBe('Search the catalog.\n\n:returns: A list of products.');
+    expect(moved?.schema.properties).toEqual(catalogProperties);
+  });
+
+  it('moves a Google Arguments: section with typed entries', () => {
+    const description = 'Search the catalog.\n\nArguments:\n    query (str): Free-text search terms, matched against names.\n    limit (int): How many results.\n';
+    expect(moveDocstringArgs(description, catalogSchema)).toEqual({
+      description: 'Search the catalog.',
+      schema: { type: 'object', properties: catalogProperties },
+    });
   });
 });
 
