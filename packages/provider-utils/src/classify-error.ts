@@ -207,8 +207,9 @@ const overflowWhateverStatus = /extra usage is required for long context/i;
 // A limit a failing server says it has cut for now ("maximum context length is temporarily reduced", a 503): the server's
 // state, not the request's size, so it is a busy service to wait out or route around (decision 0064, a fiftieth set).
 const temporarilyCutLimit = /\btemporar(?:il)?y (?:reduced|lowered|limited|decreased|capped)\b/i;
-// Caps on a single request that are not the model's window (embedding batches).
-const perRequestCap = /tokens? per request|tokens? in (?:the )?batch\b/i;
+// Caps on a single request that are not the model's window (embedding batches), and Mistral's embeddings answer "Too many
+// tokens overall, split into more batches." (code 3210; decision 0064, a fifty-third set).
+const perRequestCap = /tokens? per request|tokens? in (?:the )?batch\b|\bsplit (?:it |them |the (?:input|request) )?into (?:more|smaller) batches\b/i;
 // An output budget the server worked out as negative ("max_tokens must be at least 1, got -563072"): the
 // input alone already fills the window (vLLM), so no smaller max_tokens helps.
 const negativeOutputBudget = /max_(?:new_|completion_)?tokens\b[^.]{0,40}?\bgot -\d+/i;
@@ -232,7 +233,7 @@ const maxTokensBelowParameter = /max_(?:new_|completion_|output_)?tokens\W{0,3}\
 // parameter, not an output budget over the model's cap; a negative budget the server worked out is read before this.
 const maxTokensNotPositive = /max_(?:new_|completion_|output_)?tokens\W{0,3}\s*(?:must|should) be (?:greater than (?:zero|0)\b|(?:a )?positive\b|(?:a )?non-?negative\b)/i;
 const maxTokensWords = [
-  /max(?:imum)?[ _](?:new_|completion_|output_)?tokens?\b(?:[^.]|\.(?=\w)){0,40}?(?:too large|must be|should be|exceed|>\s*\d|valid range|greater than|(?:is )?not valid|invalid|illegal|above (?:the )?maximum|out of range|非法|无效|不合法)/i,
+  /max(?:imum)?[ _-](?:new_|completion_|output_)?tokens?\b(?:[^.]|\.(?=\w)){0,40}?(?:too large|must be|should be|exceed|>\s*\d|valid range|greater than|(?:is )?not valid|invalid|illegal|above (?:the )?maximum|out of range|非法|无效|不合法)/i,
   /maximum (?:allowed )?number of (?:output|completion) tokens/i,
   /supports at most \d+ (?:completion|output) tokens/i,
   // Claude Code's "response exceeded the 4096 output token maximum": the output cap, not the context
@@ -328,6 +329,10 @@ const kvCacheMemoryAtStart = /\bkv cache is needed\b[^.]{0,60}?\bavailable kv ca
 // A file, image, audio or video over a size limit (Volcano Ark's "the size of the input image exceeds the limit"): an
 // oversized attachment, not an oversized context, unless tokens are named.
 const mediaTooLarge = /\b(?:size of (?:the |an? )?(?:input |uploaded )?(?:image|picture|audio|video|file)|(?:image|picture|audio|video|file) (?:file )?size)s?\b[^.]{0,20}?\bexceed/i;
+// A JSON field over the length its schema allows, in characters or items (OpenAI's "Invalid 'input[3].content': array too
+// long. Expected an array with maximum length 0", "Invalid 'prompt': string too long", `string_above_max_length`): a
+// malformed parameter, not a window, unless tokens are named (decision 0064, a fifty-third set).
+const fieldLengthCap = /\binvalid '[^']{1,80}': (?:string|array) too long\b|\b(?:string|array)_above_max_length\b/i;
 // Overflow words that win over a mention of max tokens ("prompt too long: max tokens exceeded").
 const promptTooLong = /\b(?:prompt|input|context) (?:is )?too long\b/i;
 // A maximum token count or token limit exceeded, spelled out and naming no output parameter ("maximum tokens exceeded",
@@ -448,7 +453,8 @@ const maxTokensLimitPatterns = [
   /max(?:imum)? (?:output|completion) tokens\W{0,3}(?:of |is )?\(?(\d+)/i,
   /(?:at most|limit of|<=|above|less than or equal to|valid range of max_tokens is \[\d+,\s*|should be \[\d+,\s*|maximum context length is|>)\s*[`'"]?(\d+)/i,
 ];
-const maxTokensRequestedPatterns = [/(?:too large|max_tokens|you provided)\W{0,3}(\d+)/i];
+// ... or the figure before the cap: Groq's "max-tokens limit exceeded: 9000 > 8192" (decision 0064, a fifty-third set).
+const maxTokensRequestedPatterns = [/(?:too large|max_tokens|you provided)\W{0,3}(\d+)/i, /\b(\d+)\s*>\s*\d+\b/];
 
 /**
  * An input-plus-output error whose output budget alone fills the window ("Given: 30 `inputs` tokens and 999999999
@@ -612,7 +618,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
     const reportedTokens = firstNumber(text, maxTokensRequestedPatterns);
     return { kind: 'max_tokens', ...(limitTokens === undefined ? {} : { limitTokens }), ...(reportedTokens === undefined ? {} : { reportedTokens }) };
   }
-  if (mediaTooLarge.test(text) && !/\btokens?\b/i.test(text)) return { kind: 'other' };
+  if ((mediaTooLarge.test(text) || fieldLengthCap.test(text)) && !/\btokens?\b/i.test(text)) return { kind: 'other' };
   if (status !== undefined && status >= 500 && serverFaultBeforeModel.test(text)) return { kind: 'other', fallback: true, retryable: true };
   if (status !== undefined && status >= 500 && temporarilyCutLimit.test(text)) return { kind: 'rate_limit', retryable: true };
   if (overflowWords.some((pattern) => pattern.test(text)) && !windowNotSet.test(text)) {
