@@ -378,3 +378,11 @@ describe('classifyError near the forty-sixth to forty-ninth sets’ families, on
     expect(classifyError('The deployment has insufficient capacity, please retry')).toMatchObject({ kind: 'rate_limit', retryable: true });
   });
 });
+
+describe('classifyError: this session’s families on errors just outside them (decision 0100, review at the end of the session)', () => {
+  it('reads an audio or video rate over a maximum as a bad request, not a rate limit, and AWS’s "Rate exceeded" still as one', () => {
+    expect(classifyError({ status: 400, body: 'Audio sample rate exceeded the maximum of 48000 Hz' })).toMatchObject({ kind: 'other', retryable: false });
+    expect(classifyError({ status: 400, body: 'Invalid request: bit rate exceeded for this video' })).toMatchObject({ kind: 'other', retryable: false });
+    expect(classifyError('ThrottlingException: Rate exceeded')).toMatchObject({ kind: 'rate_limit', retryable: true });
+  });
+});
