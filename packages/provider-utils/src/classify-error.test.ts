@@ -385,4 +385,10 @@ describe('classifyError: this session’s families on errors just outside them (
     expect(classifyError({ status: 400, body: 'Invalid request: bit rate exceeded for this video' })).toMatchObject({ kind: 'other', retryable: false });
     expect(classifyError('ThrottlingException: Rate exceeded')).toMatchObject({ kind: 'rate_limit', retryable: true });
   });
+
+  it('reads a disk out of space "in the context of" a job as no overflow, and Codex’s room in the context window as one', () => {
+    expect(classifyError({ status: 500, body: 'The build ran out of space in the context of the upload job' })).toMatchObject({ kind: 'other', fallback: true });
+    expect(classifyError({ status: 400, body: 'Disk ran out of space in the context of this request' }).kind).not.toBe('context_overflow');
+    expect(classifyError({ status: 400, body: 'Codex ran out of room in the model’s context window. Start a new thread.' })).toMatchObject({ kind: 'context_overflow' });
+  });
 });

@@ -287,8 +287,9 @@ const overflowWords = [
   // "The model has reached its context window limit"
   /\breached (?:its|the|your) (?:maximum )?(?:context (?:window|length)|conversation)(?: limit)?\b/i,
   // Out of room in the window: Codex's "ran out of room in the model's context window" (decision 0064, a forty-eighth set)
-  // ... not a server's disk: "ran out of space in the context store volume"; "model’s" with a typographic apostrophe (decision 0100)
-  /\b(?:ran|run|running|is) out of (?:room|space) in (?:the |its |your )?(?:model['’]?s? )?context(?: window| length| size)?\b(?![ _-]?(?:store|storage|volume|directory|dir|folder|files?|disk|database|db)\b)/i,
+  // ... not a server's disk: "ran out of space in the context store volume", "... in the context of the upload job"; "model’s"
+  // with a typographic apostrophe (decision 0100)
+  /\b(?:ran|run|running|is) out of (?:room|space) in (?:the |its |your )?(?:model['’]?s? )?context(?: window| length| size)?\b(?![ _-]?(?:store|storage|volume|directory|dir|folder|files?|disk|database|db)\b|\s+of\b)/i,
   // llama.cpp-derived servers: the slot's KV cache (the context) is full or has too little room for the tokens ("KV cache
   // has insufficient capacity for the requested tokens"; decision 0064, a twenty-fourth set), or the kept prefix is longer than n_ctx
   /failed to find (?:free space in the |a )?kv cache(?: slot)?|\bkv cache is full\b|\bkv[ _-]?cache\b[^.]{0,20}?\b(?:insufficient|not enough|too little) (?:capacity|space|room)\b|\b(?:(?:insufficient|not enough|too little) |no (?:free )?)(?:capacity|space|room) (?:left )?in (?:the )?kv[ _-]?cache\b|\bn_keep\W{1,3}\d+\W{0,3}>=?\s*n_ctx\b|\bcontext shift is disabled\b/i,
