@@ -391,4 +391,10 @@ describe('classifyError: this session’s families on errors just outside them (
     expect(classifyError({ status: 400, body: 'Disk ran out of space in the context of this request' }).kind).not.toBe('context_overflow');
     expect(classifyError({ status: 400, body: 'Codex ran out of room in the model’s context window. Start a new thread.' })).toMatchObject({ kind: 'context_overflow' });
   });
+
+  it('reads a free memory or buffer allocation failing as no spent credit, and Workers AI’s free allocation used up as one', () => {
+    expect(classifyError({ status: 500, body: 'free memory allocation failed: pool exhausted' })).toMatchObject({ kind: 'other', fallback: true, retryable: true });
+    expect(classifyError({ status: 500, body: 'free GPU buffer allocation: arena exhausted' })).toMatchObject({ kind: 'other', fallback: true, retryable: true });
+    expect(classifyError({ status: 429, body: 'Free AI allocation of 10,000 neurons exhausted' })).toMatchObject({ kind: 'rate_limit', retryable: false });
+  });
 });
