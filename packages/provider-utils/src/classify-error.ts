@@ -347,11 +347,11 @@ const thinkingBudgetOver = /\bbudget_tokens\b[^.]{0,30}?\b(?:exceed\w*|greater t
 // is not supported"): not busy, so no wait helps, but another provider may answer.
 const unavailableToAccount =
   /\b(?:un|not )available (?:for|in|to) (?:this |your |the )?(?:account|organi[sz]ation|region|country|territory)\b|\b(?:location|region|country|territory) is not supported\b|\bnot supported (?:in|for) (?:this |your |the )?(?:location|region|country|territory)\b|\baccount\b[^.,;]{0,40}?\b(?:is |has been |was )(?:suspended|deactivated|locked|banned)\b/i;
-// Google's quota *project*, the billing project a call is charged to ("quota project is invalid", "requires a quota
-// project", quota_project_id): a credentials setting, not a quota running out, so no wait mends it.
 // A machine's own disk or storage quota (a sandbox's ENOSPC) is no provider's allowance, whatever quota words it uses. In a
 // 5xx it is the server's own disk (Ollama pulling a model): a server fault another provider may not have (decision 0100).
 const localStorageQuota = /\bENOSPC\b|\b(?:disk|storage) quota\b/i;
+// Google's quota *project*, the billing project a call is charged to ("quota project is invalid", "requires a quota
+// project", quota_project_id): a credentials setting, not a quota running out, so no wait mends it.
 const quotaProjectFault = /\bquota[ _-]?project(?:[ _-]?id)?\b/i;
 // A model the endpoint or gateway does not serve ("model_not_found", "No available channels for model", 无可用渠道,
 // "Incorrect model ID"): gateways send it as a 503, but no wait helps; another provider may serve the model.
