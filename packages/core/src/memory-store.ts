@@ -1,4 +1,5 @@
 import type { StorePlugin } from './plugin.ts';
+import { entryKeys } from './scoped-store.ts';
 
 /**
  * A store that keeps values in this process's memory, copied on the way in and out so callers cannot
@@ -29,6 +30,7 @@ export function memoryStore(): StorePlugin<'memory'> {
     },
     async setItems(batch) {
       // Every value serialised before any is stored: a value JSON cannot hold fails the batch with nothing written.
+      entryKeys('setItems', batch);
       const texts = batch.map(({ key, value }) => [key, JSON.stringify(value)] as const);
       for (const [key, text] of texts) entries.set(key, text);
     },

@@ -205,3 +205,17 @@ describe('setItems and removeItems through store views', () => {
     expect(await store.getItem('r2')).toBeNull();
   });
 });
+
+describe('setItems given something other than entries', () => {
+  it('rejects with an error naming the call and the entry, through every view, writing nothing', async () => {
+    const store = memoryStore();
+    for (const view of [store, scopedStore(store, 'run'), boundedStore(store, 1_000), boundedStore(scopedStore(store, 'run'), 1_000)]) {
+      await expect(view.setItems!(null as never)).rejects.toThrow('[ctxkit:core] setItems takes an array of { key, value } entries, got null');
+      await expect(view.setItems!([{ key: 'a', value: 1 }, null] as never)).rejects.toThrow('[ctxkit:core] setItems entries[1] must be { key: string, value }, got null');
+      await expect(view.setItems!([{ key: 7, value: 1 }] as never)).rejects.toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT', message: '[ctxkit:core] setItems entries[0] must be { key: string, value }, got a key of type number' }),
+      );
+    }
+    expect(await store.getItems!(['a', 'run:a'])).toEqual([null, null]);
+  });
+});

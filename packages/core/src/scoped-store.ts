@@ -17,6 +17,28 @@ export function describeKeys(keys: readonly string[]): string {
   return keys.length > 3 ? `${named} and ${keys.length - 3} more` : named;
 }
 
+/**
+ * The keys of a batched write's entries, checked: a caller in plain JavaScript gets an error naming the call and the entry,
+ * not a TypeError from inside the store ("Cannot destructure property 'key' of null").
+ * @throws CtxkitError INVALID_ARGUMENT when `entries` is not an array of `{ key: string, value }`
+ */
+export function entryKeys(operation: string, entries: unknown): string[] {
+  if (!Array.isArray(entries)) {
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'core', message: `${operation} takes an array of { key, value } entries, got ${entries === null ? 'null' : typeof entries}` });
+  }
+  return entries.map((entry: unknown, index) => {
+    const key = (entry as { key?: unknown } | null)?.key;
+    if (typeof entry !== 'object' || entry === null || typeof key !== 'string') {
+      throw new CtxkitError({
+        code: 'INVALID_ARGUMENT',
+        source: 'core',
+        message: `${operation} entries[${index}] must be { key: string, value }, got ${entry === null ? 'null' : typeof entry === 'object' ? `a key of type ${typeof key}` : typeof entry}`,
+      });
+    }
+    return key;
+  });
+}
+
 /** The key prefix under which every conversation's entries live: `conversations:<id>:`. */
 export const conversationKeyPrefix = 'conversations:';
 
@@ -44,7 +66,14 @@ export function scopedStore<Id extends string>(store: StorePlugin<Id>, prefix: s
     removeItem: (key) => store.removeItem(at + key),
     ...(store.setItemIfAbsent ? { setItemIfAbsent: (key: string, value: unknown) => store.setItemIfAbsent!(at + key, value) } : {}),
     ...(store.getItems ? { getItems: (keys: readonly string[]) => store.getItems!(keys.map((key) => at + key)) } : {}),
-    ...(store.setItems ? { setItems: (entries: readonly StoreEntry[]) => store.setItems!(entries.map(({ key, value }) => ({ key: at + key, value }))) } : {}),
+    ...(store.setItems
+      ? {
+          setItems: async (entries: readonly StoreEntry[]) => {
+            entryKeys('setItems', entries);
+            await store.setItems!(entries.map(({ key, value }) => ({ key: at + key, value })));
+          },
+        }
+      : {}),
     ...(store.removeItems ? { removeItems: (keys: readonly string[]) => store.removeItems!(keys.map((key) => at + key)) } : {}),
   };
 }
@@ -128,7 +157,7 @@ export function boundedStore<Id extends string>(store: StorePlugin<Id>, timeoutM
     ...(store.setItemIfAbsent ? { setItemIfAbsent: (key: string, value: unknown) => bound('setItemIfAbsent', JSON.stringify(key), () => store.setItemIfAbsent!(key, value)) } : {}),
     // One bound for the whole batch: it is one round trip to the store, and one step's wait.
     ...(store.getItems ? { getItems: (keys: readonly string[]) => bound('getItems', describeKeys(keys), () => store.getItems!(keys)) } : {}),
-    ...(store.setItems ? { setItems: (entries: readonly StoreEntry[]) => bound('setItems', describeKeys(entries.map(({ key }) => key)), () => store.setItems!(entries)) } : {}),
+    ...(store.setItems ? { setItems: async (entries: readonly StoreEntry[]) => bound('setItems', describeKeys(entryKeys('setItems', entries)), () => store.setItems!(entries)) } : {}),
     ...(store.removeItems ? { removeItems: (keys: readonly string[]) => bound('removeItems', describeKeys(keys), () => store.removeItems!(keys)) } : {}),
   };
 }

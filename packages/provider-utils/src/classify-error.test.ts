@@ -378,3 +378,23 @@ describe('classifyError near the forty-sixth to forty-ninth sets’ families, on
     expect(classifyError('The deployment has insufficient capacity, please retry')).toMatchObject({ kind: 'rate_limit', retryable: true });
   });
 });
+
+describe('classifyError: this session’s families on errors just outside them (decision 0100, review at the end of the session)', () => {
+  it('reads an audio or video rate over a maximum as a bad request, not a rate limit, and AWS’s "Rate exceeded" still as one', () => {
+    expect(classifyError({ status: 400, body: 'Audio sample rate exceeded the maximum of 48000 Hz' })).toMatchObject({ kind: 'other', retryable: false });
+    expect(classifyError({ status: 400, body: 'Invalid request: bit rate exceeded for this video' })).toMatchObject({ kind: 'other', retryable: false });
+    expect(classifyError('ThrottlingException: Rate exceeded')).toMatchObject({ kind: 'rate_limit', retryable: true });
+  });
+
+  it('reads a disk out of space "in the context of" a job as no overflow, and Codex’s room in the context window as one', () => {
+    expect(classifyError({ status: 500, body: 'The build ran out of space in the context of the upload job' })).toMatchObject({ kind: 'other', fallback: true });
+    expect(classifyError({ status: 400, body: 'Disk ran out of space in the context of this request' }).kind).not.toBe('context_overflow');
+    expect(classifyError({ status: 400, body: 'Codex ran out of room in the model’s context window. Start a new thread.' })).toMatchObject({ kind: 'context_overflow' });
+  });
+
+  it('reads a free memory or buffer allocation failing as no spent credit, and Workers AI’s free allocation used up as one', () => {
+    expect(classifyError({ status: 500, body: 'free memory allocation failed: pool exhausted' })).toMatchObject({ kind: 'other', fallback: true, retryable: true });
+    expect(classifyError({ status: 500, body: 'free GPU buffer allocation: arena exhausted' })).toMatchObject({ kind: 'other', fallback: true, retryable: true });
+    expect(classifyError({ status: 429, body: 'Free AI allocation of 10,000 neurons exhausted' })).toMatchObject({ kind: 'rate_limit', retryable: false });
+  });
+});

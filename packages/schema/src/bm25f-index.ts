@@ -106,6 +106,8 @@ function genericPriors(analysed: readonly Analysed[], idf: ReadonlyMap<string, n
     return terms.size === 0 ? 0 : sum / terms.size;
   });
   const poolMean = means.reduce((sum, value) => sum + value, 0) / analysed.length;
+  // A pool whose names and descriptions are all stop words has no mean to compare with: no prior, rather than NaN scores.
+  if (!(poolMean > 0)) return analysed.map(() => 1);
   return means.map((mean) => Math.min(1.5, Math.max(0.5, mean / poolMean)) ** power);
 }
 

@@ -144,6 +144,17 @@ describe('createToolSearch scoring (BM25F, decision 0101)', () => {
     expect(createToolSearch(tools, { stem: false }).rank('searching')).toEqual([]);
   });
 
+  it('scores a pool whose names and descriptions are all stop words by its parameters, with finite scores', () => {
+    // Every tool's name and description terms are empty, so the pool's mean IDF is 0: the generic-word prior must not divide by it.
+    const tools = [
+      { name: 'do_it', description: 'It does.', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
+      { name: 'do', description: '', inputSchema: { type: 'object', properties: { path: { type: 'string' }, mode: { type: 'string' } } } },
+    ];
+    const matches = createToolSearch(tools).rank('path mode');
+    expect(matches.map((match) => match.name)).toEqual(['do', 'do_it']);
+    for (const { score } of matches) expect(Number.isFinite(score) && score > 0).toBe(true);
+  });
+
   it('ignores a part weighted 0', () => {
     const tools = [
       { name: 'send_email', description: 'Send a message.', inputSchema: { type: 'object', properties: { attachment: { type: 'string', description: 'A spreadsheet to attach' } } } },
