@@ -179,12 +179,17 @@ const perPeriodAbbreviated = /\bper (?:min|minute|hour|day) \([A-Z]{2,5}\)/;
 // A cap on requests in flight reached ("request reached max organization concurrency: 1", Kimi): a rate limit that clears
 // when an earlier request ends (decision 0064, a forty-sixth set).
 const concurrencyCap = /\b(?:reached|exceeded|hit|over) (?:the |your )?(?:max(?:imum)? )?(?:\w+ )?concurrency(?: limit)?\b|\bconcurrency limit (?:exceeded|reached)\b/;
+// DashScope's allocation-quota codes, which may come alone in a 403 body (`{"error":{"code":"AllocationQuota.FreeTierOnly"}}`)
+// or as `Throttling.AllocationQuota`: the code names the quota, though no word boundary sets "Quota" apart (decision 0064,
+// a fifty-fourth set).
+const allocationQuotaCode = /\b(?:Throttling\.)?AllocationQuota(?:\.\w+)?\b/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length". A quota
 // named as a snake_case code ("token_quota_exceeded", Cerebras), and tokens or requests counted "in the last minute", are
 // ones too (decision 0064, a twenty-fifth set). So is Zhipu's "频率过高" (frequency too high), beside its "并发数过高"
-// (decision 0064, a forty-seventh set).
+// (decision 0064, a forty-seventh set). Tokens or requests per week or month ("Tokens per month exceeded.", Mistral) are a
+// quota as per day is (decision 0064, a fifty-fourth set).
 const rateLimitWords = new RegExp(
-  String.raw`rate.?limit|throttl|\bquota|[a-z]_quota_(?:exceeded|exhausted|reached)\b|\b(?:tokens?|requests?)\b[^.]{0,30}?\b(?:in|within|during|over) the (?:last|past) (?:\d+ )?(?:seconds?|minutes?|hours?)\b|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day)\b|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|${planCapChinese.source}|${perPeriodAbbreviated.source}|too many requests|\brate exceeded\b|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|(?<!采样)频率过高|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:account )?(?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${concurrencyCap.source}|${outOfCredit.source}`,
+  String.raw`rate.?limit|throttl|\bquota|[a-z]_quota_(?:exceeded|exhausted|reached)\b|\b(?:tokens?|requests?)\b[^.]{0,30}?\b(?:in|within|during|over) the (?:last|past) (?:\d+ )?(?:seconds?|minutes?|hours?)\b|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day|week|month)\b|${allocationQuotaCode.source}|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|${planCapChinese.source}|${perPeriodAbbreviated.source}|too many requests|\brate exceeded\b|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|(?<!采样)频率过高|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:account )?(?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${concurrencyCap.source}|${outOfCredit.source}`,
   'i',
 );
 // OpenAI's "exceeded your current quota" sends the reader to its error-codes guide (the billing error, decision 0064);
@@ -196,9 +201,10 @@ const openAiBillingQuota = /exceeded your current quota\b[\s\S]{0,200}?\berror-c
 // user's quota and its figures before "is not enough"; Tencent CloudBase says a token usage "exceeded quota limit" until
 // resources are bought (decision 0064, a thirty-eighth set). A token quota reached (watsonx's `token_quota_reached`, a plan's
 // monthly allowance) and no quota or credit "remaining" or "left" are such quotas (decision 0064, a forty-seventh set), and so
-// is a subscription plan's usage limit ("Token Plan usage limit reached"; decision 0064, a forty-eighth set).
+// is a subscription plan's usage limit ("Token Plan usage limit reached"; decision 0064, a forty-eighth set). DashScope's
+// `FreeTierOnly` code says the free allowance is spent and only it was allowed (decision 0064, a fifty-fourth set).
 const exhaustedQuota = new RegExp(
-  String.raw`insufficient[_ ]quota|per[ _]?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\bfor the (?:month|week|day)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\bquota\b[^.\n]{0,60}?\bis not enough\b|\b(?:token )?usage exceeded (?:the |your )?quota limit\b|\bexceed_token_quota_limit\b|\btoken[ _]quota[ _](?:reached|exhausted|used[ _]up)\b|\bno (?:remaining )?(?:quota|credits?|balance) (?:remaining|left)\b|\bno remaining quota\b|\bplan(?:'s)? usage limit\b|\busage_limit_reached\b|\b[TR]PD\b|insufficient (?:account )?(?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${openAiBillingQuota.source}|${periodLimitExhausted.source}|${planCapChinese.source}|${outOfCredit.source}`,
+  String.raw`insufficient[_ ]quota|per[ _]?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\bfor the (?:month|week|day)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\bquota\b[^.\n]{0,60}?\bis not enough\b|\b(?:token )?usage exceeded (?:the |your )?quota limit\b|\bexceed_token_quota_limit\b|\btoken[ _]quota[ _](?:reached|exhausted|used[ _]up)\b|\bno (?:remaining )?(?:quota|credits?|balance) (?:remaining|left)\b|\bno remaining quota\b|\bplan(?:'s)? usage limit\b|\busage_limit_reached\b|\bFreeTierOnly\b|\b[TR]PD\b|insufficient (?:account )?(?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${openAiBillingQuota.source}|${periodLimitExhausted.source}|${planCapChinese.source}|${outOfCredit.source}`,
   'i',
 );
 // Words that make an error an overflow whatever its status: Anthropic answers 429 for a long-context
