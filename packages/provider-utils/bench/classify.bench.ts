@@ -82,6 +82,7 @@ const holdout50: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout51: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-51.json'), 'utf8'));
 const holdout52: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-52.json'), 'utf8'));
 const holdout53: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-53.json'), 'utf8'));
+const holdout54: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-54.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -206,6 +207,7 @@ for (const [name, set, file] of [
   ['fifty-first', holdout51, 'provider-errors-holdout-51.json'],
   ['fifty-second', holdout52, 'provider-errors-holdout-52.json'],
   ['fifty-third', holdout53, 'provider-errors-holdout-53.json'],
+  ['fifty-fourth', holdout54, 'provider-errors-holdout-54.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);
