@@ -398,3 +398,17 @@ describe('classifyError: this session’s families on errors just outside them (
     expect(classifyError({ status: 429, body: 'Free AI allocation of 10,000 neurons exhausted' })).toMatchObject({ kind: 'rate_limit', retryable: false });
   });
 });
+
+describe('classifyError: words of this session’s families that mean something else (decision 0100, the review’s leftovers)', () => {
+  it('reads a plan usage limit stated as a rate per minute as a limit to wait out, and a spent one as a quota', () => {
+    expect(classifyError({ status: 429, body: 'Your plan usage limit is 60 requests per minute' })).toMatchObject({ kind: 'rate_limit', retryable: true });
+    expect(classifyError({ status: 429, body: 'Token Plan usage limit reached' })).toMatchObject({ kind: 'rate_limit', retryable: false });
+  });
+
+  it('does not read an endpoint unavailable on a plan as a busy service, nor a write conflict’s concurrency retries as a rate limit', () => {
+    expect(classifyError('This endpoint is unavailable on the free plan')).toMatchObject({ kind: 'other', retryable: false });
+    expect(classifyError({ status: 409, body: 'write conflict exceeded concurrency retries' })).toMatchObject({ kind: 'other' });
+    expect(classifyError({ status: 503, body: 'The endpoint is unavailable' })).toMatchObject({ kind: 'rate_limit', retryable: true });
+    expect(classifyError({ status: 429, body: 'request reached max organization concurrency: 1' })).toMatchObject({ kind: 'rate_limit', retryable: true });
+  });
+});

@@ -179,7 +179,7 @@ const planCapChinese = /套餐[^。，,]{0,8}上限|(?:用量|额度)(?:已)?(?:
 const perPeriodAbbreviated = /\bper (?:min|minute|hour|day) \([A-Z]{2,5}\)/;
 // A cap on requests in flight reached ("request reached max organization concurrency: 1", Kimi): a rate limit that clears
 // when an earlier request ends (decision 0064, a forty-sixth set).
-const concurrencyCap = /\b(?:reached|exceeded|hit|over) (?:the |your )?(?:max(?:imum)? )?(?:\w+ )?concurrency(?: limit)?\b|\bconcurrency limit (?:exceeded|reached)\b/;
+const concurrencyCap = /\b(?:reached|exceeded|hit|over) (?:the |your )?(?:max(?:imum)? )?(?:\w+ )?concurrency(?: limit)?\b(?! retries)|\bconcurrency limit (?:exceeded|reached)\b/;
 // DashScope's allocation-quota codes, which may come alone in a 403 body (`{"error":{"code":"AllocationQuota.FreeTierOnly"}}`)
 // or as `Throttling.AllocationQuota`: the code names the quota, though no word boundary sets "Quota" apart (decision 0064,
 // a fifty-fourth set).
@@ -206,7 +206,7 @@ const openAiBillingQuota = /exceeded your current quota\b[\s\S]{0,200}?\berror-c
 // is a subscription plan's usage limit ("Token Plan usage limit reached"; decision 0064, a forty-eighth set). DashScope's
 // `FreeTierOnly` code says the free allowance is spent and only it was allowed (decision 0064, a fifty-fourth set).
 const exhaustedQuota = new RegExp(
-  String.raw`insufficient[_ ]quota|per[ _]?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\bfor the (?:month|week|day)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\bquota\b[^.\n]{0,60}?\bis not enough\b|\b(?:token )?usage exceeded (?:the |your )?quota limit\b|\bexceed_token_quota_limit\b|\btoken[ _]quota[ _](?:reached|exhausted|used[ _]up)\b|\bno (?:remaining )?(?:quota|credits?|balance) (?:remaining|left)\b|\bno remaining quota\b|\bplan(?:'s)? usage limit\b|\busage_limit_reached\b|\bFreeTierOnly\b|\b[TR]PD\b|insufficient (?:account )?(?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${openAiBillingQuota.source}|${periodLimitExhausted.source}|${planCapChinese.source}|${outOfCredit.source}`,
+  String.raw`insufficient[_ ]quota|per[ _]?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\bfor the (?:month|week|day)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\bquota\b[^.\n]{0,60}?\bis not enough\b|\b(?:token )?usage exceeded (?:the |your )?quota limit\b|\bexceed_token_quota_limit\b|\btoken[ _]quota[ _](?:reached|exhausted|used[ _]up)\b|\bno (?:remaining )?(?:quota|credits?|balance) (?:remaining|left)\b|\bno remaining quota\b|\bplan(?:'s)? usage limit\b(?!\s+(?:is|of)\s+\d)|\busage_limit_reached\b|\bFreeTierOnly\b|\b[TR]PD\b|insufficient (?:account )?(?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${openAiBillingQuota.source}|${periodLimitExhausted.source}|${planCapChinese.source}|${outOfCredit.source}`,
   'i',
 );
 // Words that make an error an overflow whatever its status: Anthropic answers 429 for a long-context
@@ -373,8 +373,9 @@ const windowNotSet = /\bcontext (?:length|window|size) (?:is )?(?:not (?:availab
 // a forty-sixth set). Capacity "temporarily" or "currently" exceeded (Workers AI's 3040) and traffic named too heavy in
 // Chinese (Zhipu's "该模型当前访问量过大") are busy too (decision 0064, a forty-seventh set). So is an endpoint, upstream or backend
 // "is unavailable" (the AI SDK's "Upstream request failed: Endpoint is unavailable."; decision 0064, a forty-eighth set), read
-// apart: not on a 4xx (a removed endpoint's 410, a key's 403), nor "unavailable for/to/in" something (decision 0100).
-const endpointUnavailable = /\b(?:endpoint|upstream|backend)s? (?:is|are) (?:currently |temporarily )?unavailable\b(?! (?:for|to|in)\b)/i;
+// apart: not on a 4xx (a removed endpoint's 410, a key's 403), nor "unavailable for/to/in/on/with/under" something ("on the free
+// plan"; decision 0100).
+const endpointUnavailable = /\b(?:endpoint|upstream|backend)s? (?:is|are) (?:currently |temporarily )?unavailable\b(?! (?:for|to|in|on|with|under)\b)/i;
 const busyWords =
   /too many tokens|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:(?:temporarily|currently) )?(?:exceeded|exhausted)|no capacity|\b(?:model|service|server|endpoint|provider|region|deployment|cluster)s?(?: [\w./:@-]+)? (?:has|have|had) insufficient capacity\b(?![ _-]?units?\b)|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|\btemporary capacity (?:issue|problem|constraint)s?\b|pending requests|service.?unavailable|scaling up|is currently loading|\bqueue (?:is )?(?:full|at capacity)\b|\bqueue[ _](?:exceeded|overflow)\b|\bno deployments? available\b|负载(?:已|过)?(?:饱和|过高|过大)|(?:访问|请求|调用)量(?:过大|过高|太大)|满载|(?:服务器|服务|系统)(?:繁忙|忙碌)/i;
 // A deadline that passed before the model answered ("Request didn't generate first token before the given deadline",
