@@ -83,6 +83,7 @@ const holdout51: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout52: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-52.json'), 'utf8'));
 const holdout53: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-53.json'), 'utf8'));
 const holdout54: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-54.json'), 'utf8'));
+const holdout55: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-55.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -208,6 +209,7 @@ for (const [name, set, file] of [
   ['fifty-second', holdout52, 'provider-errors-holdout-52.json'],
   ['fifty-third', holdout53, 'provider-errors-holdout-53.json'],
   ['fifty-fourth', holdout54, 'provider-errors-holdout-54.json'],
+  ['fifty-fifth', holdout55, 'provider-errors-holdout-55.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);

@@ -191,7 +191,7 @@ const allocationQuotaCode = /\b(?:Throttling\.)?AllocationQuota(?:\.\w+)?\b/;
 // Tokens or requests per week or month ("Tokens per month exceeded.", Mistral) are a
 // quota as per day is (decision 0064, a fifty-fourth set).
 const rateLimitWords = new RegExp(
-  String.raw`rate.?limit|throttl|\bquota|[a-z]_quota_(?:exceeded|exhausted|reached)\b|\b(?:tokens?|requests?)\b[^.]{0,30}?\b(?:in|within|during|over) the (?:last|past) (?:\d+ )?(?:seconds?|minutes?|hours?)\b|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day|week|month)\b|${allocationQuotaCode.source}|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|${planCapChinese.source}|${perPeriodAbbreviated.source}|too many requests|(?<!\b(?:sample|sampling|bit|frame|baud) )\brate exceeded\b|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|(?<!采样)频率过高|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:account )?(?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${concurrencyCap.source}|${outOfCredit.source}`,
+  String.raw`rate.?limit|throttl|\bquota|[a-z]_quota_(?:exceeded|exhausted|reached)\b|\b(?:tokens?|requests?)\b[^.]{0,30}?\b(?:in|within|during|over) the (?:last|past) (?:\d+ )?(?:seconds?|minutes?|hours?)\b|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day|week|month)\b|${allocationQuotaCode.source}|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|${planCapChinese.source}|${perPeriodAbbreviated.source}|too many requests|(?<!\b(?:sample|sampling|bit|frame|baud) )\brate exceeded\b|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|(?:\b|_)usage[ _]limit[ _]exceeded\b|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|(?<!采样)频率过高|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:account )?(?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${concurrencyCap.source}|${outOfCredit.source}`,
   'i',
 );
 // OpenAI's "exceeded your current quota" sends the reader to its error-codes guide (the billing error, decision 0064);
@@ -290,6 +290,9 @@ const overflowWords = [
   // "tokens in request more than max tokens allowed": the request's tokens over the tokens the model allows
   /\btokens? (?:in|of) (?:the |this |your )?(?:request|prompt|input|messages?)\b[^.]{0,20}?\b(?:more than|exceed\w*|greater than|over) (?:the )?max(?:imum)? (?:number of )?tokens? (?:allowed|permitted)\b/i,
   /\btoken limit (?:exceeded|reached)\b/i,
+  // A size refusal that counts the prompt in tokens against a limit: "Request too large: prompt is 300000 tokens, limit
+  // 200000", even under 413 (decision 0031 leaves a 413 naming no tokens `other`; decision 0064, a fifty-fifth set)
+  /\bprompt (?:is|was|has) [\d,]+ tokens?\W{1,3}(?:the )?(?:limit|max(?:imum)?)(?: is)?\W{0,3}[\d,]+/i,
   // A prompt that "leaves 0 output tokens", and "N input tokens over the limit of M" (decision 0064, a twenty-fifth set)
   /\bleaves? (?:0|no|zero|too few) (?:output|completion) tokens?\b|\b\d+ (?:input |prompt )?tokens? (?:is |are )?over (?:the |its |your )?(?:context |token |input )?(?:limit|maximum)\b/i,
   // "The model has reached its context window limit"
@@ -396,6 +399,9 @@ const upstreamNoAnswerChinese = /(?:没有|未)(?:等到|收到)[^。，,]{0,12}
 // A relay's moderation rejecting the words sent (new-api's 500 `sensitive_words_detected`): the same request is refused again,
 // though another provider may take it (decision 0064, a forty-seventh set).
 const contentRejected = /\bsensitive[ _]words?[ _]detected\b/i;
+// Gemini 3 refuses a replayed function call whose thought signature was dropped ("Function call is missing a
+// thought_signature in functionCall parts"); a relay may pass it on as a 503 (decision 0064, a fifty-fifth set).
+const thoughtSignatureMissing = /\bmissing (?:a |the )?thought_?signatures?\b|\bthought_?signatures? (?:is |are )?(?:missing|required)\b/i;
 const requestNotServable = /\brequires (?:the )?--[a-z][\w-]*|\bstart (?:it|the server) with `?--[a-z]|\bonly one [\w ]{1,40}? (?:is|are) (?:allowed|supported)\b|\bcannot use both\b/i;
 // The error types providers give a failure on their side, read where no status came with it, and AWS's internal-fault
 // wording ("The system encountered an unexpected error during processing. Try your request again.").
@@ -440,6 +446,8 @@ const limitPatterns = [
   // The window given as a label after the overflow's words: "too many tokens. Max tokens: 200000" (decision 0064, a
   // fortieth set). Read last, and only where the text is already an overflow, so an output budget keeps its readings.
   /\bmax(?:imum)? tokens:\s*(\d+)\b/i,
+  // "prompt is 300000 tokens, limit 200000" (decision 0064, a fifty-fifth set)
+  /\btokens?,\s*(?:the )?limit(?: is)?\s+(\d+)\b/i,
 ];
 const reportedPatterns = [
   /(?:request|message|prompt|input)\s*\((\d+)(?: tokens?)?\)/i,
@@ -597,6 +605,8 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
     return { kind: 'other', fallback: true, retryable: status === 400 };
   }
   if (kvCacheMemoryAtStart.test(text)) return { kind: 'other', fallback: true, retryable: false };
+  // A request the model cannot take as sent, whatever status a relay puts on it (decision 0064, a fifty-fifth set).
+  if (thoughtSignatureMissing.test(text)) return { kind: 'other', retryable: false };
   // A closed account is closed whatever status it comes with (Z.ai answers a locked account with a 429).
   if (unavailableToAccount.test(text) && !rateLimitWords.test(text)) return { kind: 'other', fallback: true, retryable: false };
   if (timeLimitReached.test(text)) return { kind: 'timeout', retryable: true };
