@@ -3,7 +3,7 @@
 // Columns: MetaTool (199) single top-5 / multi top-5 / multi all-in-top-5; the same with the schema
 // corpus (468); APIBench TorchHub top-5 / distinct-task top-5 over 94, 363 and 562 tools; the stress pool
 // (MetaTool + schema corpus + APIBench + this package's schema fixtures: 765 tools when decision 0070 was
-// measured, 2,224 on 2026-12-02 as fixtures were added; the script prints the count) single / multi top-5
+// measured, 2,336 on 2026-12-02 as fixtures were added; the script prints the count) single / multi top-5
 // for MetaTool's requests; median indexing time of the 269 corpus tools and of the stress pool twice
 // (1,530); the tools most often in the top 5 (APIBench, 363 tools; stress pool).
 import { measureRetrieval, type RetrievalQuery } from '../src/bench/measure-retrieval.ts';
