@@ -6,7 +6,7 @@ export { CtxkitError, type CtxkitErrorCode, type CtxkitErrorOptions } from './ct
 export { jsonText } from './json-text.ts';
 export { parseJsonlTranscript } from './jsonl-transcript.ts';
 export { memoryStore } from './memory-store.ts';
-export { boundedStore, conversationKeyPrefix, conversationPrefix, conversationStore, describeKeys, scopedStore } from './scoped-store.ts';
+export { batchKeys, boundedStore, conversationKeyPrefix, conversationPrefix, conversationStore, describeKeys, entryKeys, scopedStore } from './scoped-store.ts';
 export {
   type AssistantMessage,
   type ContentPart,

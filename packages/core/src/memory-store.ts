@@ -1,5 +1,5 @@
 import type { StorePlugin } from './plugin.ts';
-import { entryKeys } from './scoped-store.ts';
+import { batchKeys, entryKeys } from './scoped-store.ts';
 
 /**
  * A store that keeps values in this process's memory, copied on the way in and out so callers cannot
@@ -26,7 +26,7 @@ export function memoryStore(): StorePlugin<'memory'> {
       entries.delete(key);
     },
     async getItems(keys) {
-      return keys.map(read);
+      return batchKeys('getItems', keys).map(read);
     },
     async setItems(batch) {
       // Every value serialised before any is stored: a value JSON cannot hold fails the batch with nothing written.
@@ -35,7 +35,7 @@ export function memoryStore(): StorePlugin<'memory'> {
       for (const [key, text] of texts) entries.set(key, text);
     },
     async removeItems(keys) {
-      for (const key of keys) entries.delete(key);
+      for (const key of batchKeys('removeItems', keys)) entries.delete(key);
     },
     async setItemIfAbsent(key, value) {
       if (entries.has(key)) return false;

@@ -219,3 +219,18 @@ describe('setItems given something other than entries', () => {
     expect(await store.getItems!(['a', 'run:a'])).toEqual([null, null]);
   });
 });
+
+describe('getItems and removeItems given something other than keys', () => {
+  it('reject with an error naming the call and the key, through every view, removing nothing', async () => {
+    const store = memoryStore();
+    await store.setItem('run:a', 1);
+    for (const view of [store, scopedStore(store, 'run'), boundedStore(store, 1_000), boundedStore(scopedStore(store, 'run'), 1_000)]) {
+      await expect(view.getItems!('a' as never)).rejects.toThrow('[ctxkit:core] getItems takes an array of keys, got string');
+      await expect(view.removeItems!(null as never)).rejects.toThrow('[ctxkit:core] removeItems takes an array of keys, got null');
+      await expect(view.removeItems!(['a', 7] as never)).rejects.toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT', message: '[ctxkit:core] removeItems keys[1] must be a string, got number' }),
+      );
+    }
+    expect(await store.getItem('run:a')).toBe(1);
+  });
+});

@@ -18,6 +18,23 @@ export function describeKeys(keys: readonly string[]): string {
 }
 
 /**
+ * The keys of a batched read or remove, checked: a caller in plain JavaScript gets an error naming the call and the key,
+ * not a TypeError from inside the store ("keys.map is not a function").
+ * @throws CtxkitError INVALID_ARGUMENT when `keys` is not an array of strings
+ */
+export function batchKeys(operation: string, keys: unknown): string[] {
+  if (!Array.isArray(keys)) {
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'core', message: `${operation} takes an array of keys, got ${keys === null ? 'null' : typeof keys}` });
+  }
+  keys.forEach((key: unknown, index) => {
+    if (typeof key !== 'string') {
+      throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'core', message: `${operation} keys[${index}] must be a string, got ${key === null ? 'null' : typeof key}` });
+    }
+  });
+  return keys as string[];
+}
+
+/**
  * The keys of a batched write's entries, checked: a caller in plain JavaScript gets an error naming the call and the entry,
  * not a TypeError from inside the store ("Cannot destructure property 'key' of null").
  * @throws CtxkitError INVALID_ARGUMENT when `entries` is not an array of `{ key: string, value }`
@@ -65,7 +82,7 @@ export function scopedStore<Id extends string>(store: StorePlugin<Id>, prefix: s
     setItem: (key, value) => store.setItem(at + key, value),
     removeItem: (key) => store.removeItem(at + key),
     ...(store.setItemIfAbsent ? { setItemIfAbsent: (key: string, value: unknown) => store.setItemIfAbsent!(at + key, value) } : {}),
-    ...(store.getItems ? { getItems: (keys: readonly string[]) => store.getItems!(keys.map((key) => at + key)) } : {}),
+    ...(store.getItems ? { getItems: async (keys: readonly string[]) => store.getItems!(batchKeys('getItems', keys).map((key) => at + key)) } : {}),
     ...(store.setItems
       ? {
           setItems: async (entries: readonly StoreEntry[]) => {
@@ -74,7 +91,7 @@ export function scopedStore<Id extends string>(store: StorePlugin<Id>, prefix: s
           },
         }
       : {}),
-    ...(store.removeItems ? { removeItems: (keys: readonly string[]) => store.removeItems!(keys.map((key) => at + key)) } : {}),
+    ...(store.removeItems ? { removeItems: async (keys: readonly string[]) => store.removeItems!(batchKeys('removeItems', keys).map((key) => at + key)) } : {}),
   };
 }
 
@@ -156,8 +173,8 @@ export function boundedStore<Id extends string>(store: StorePlugin<Id>, timeoutM
     removeItem: (key) => bound('removeItem', JSON.stringify(key), () => store.removeItem(key)),
     ...(store.setItemIfAbsent ? { setItemIfAbsent: (key: string, value: unknown) => bound('setItemIfAbsent', JSON.stringify(key), () => store.setItemIfAbsent!(key, value)) } : {}),
     // One bound for the whole batch: it is one round trip to the store, and one step's wait.
-    ...(store.getItems ? { getItems: (keys: readonly string[]) => bound('getItems', describeKeys(keys), () => store.getItems!(keys)) } : {}),
+    ...(store.getItems ? { getItems: async (keys: readonly string[]) => bound('getItems', describeKeys(batchKeys('getItems', keys)), () => store.getItems!(keys)) } : {}),
     ...(store.setItems ? { setItems: async (entries: readonly StoreEntry[]) => bound('setItems', describeKeys(entryKeys('setItems', entries)), () => store.setItems!(entries)) } : {}),
-    ...(store.removeItems ? { removeItems: (keys: readonly string[]) => bound('removeItems', describeKeys(keys), () => store.removeItems!(keys)) } : {}),
+    ...(store.removeItems ? { removeItems: async (keys: readonly string[]) => bound('removeItems', describeKeys(batchKeys('removeItems', keys)), () => store.removeItems!(keys)) } : {}),
   };
 }

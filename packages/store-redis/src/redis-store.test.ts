@@ -210,6 +210,15 @@ describe.skipIf(!installed)('redisStore.setItems and removeItems on a real redis
     return commands.map((command) => Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(info)?.[1] ?? 0));
   };
 
+  it('refuses a batch that is not an array of keys or entries with an error naming the call, sending nothing', async () => {
+    const store = open({ base: 'batch-args' });
+    await store.setItem('a', 1);
+    await expect(store.getItems!('a' as never)).rejects.toThrow('[ctxkit:core] getItems takes an array of keys, got string');
+    await expect(store.removeItems!([7] as never)).rejects.toThrow('[ctxkit:core] removeItems keys[0] must be a string, got number');
+    await expect(store.setItems!([{ value: 1 }] as never)).rejects.toThrow('[ctxkit:core] setItems entries[0] must be { key: string, value }, got a key of type undefined');
+    expect(await store.getItem('a')).toBe(1);
+  });
+
   it('writes a batch in one transaction, in order, archive keys expiring as setItem sets them and windows kept, and removes a batch with one UNLINK', async () => {
     const store = open({ base: 'batch-write', ttlSeconds: 3_600 });
     const archive = conversationStore(store, 'ticket-9');

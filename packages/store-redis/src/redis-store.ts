@@ -1,4 +1,4 @@
-import { CtxkitError, conversationKeyPrefix, describeKeys, type StoreEntry, type StorePlugin } from '@ctxkit/core';
+import { batchKeys, CtxkitError, conversationKeyPrefix, describeKeys, entryKeys, type StoreEntry, type StorePlugin } from '@ctxkit/core';
 import { storeKey, unstorageStore } from '@ctxkit/store';
 import type { Redis } from 'ioredis';
 import { createStorage, joinKeys } from 'unstorage';
@@ -185,20 +185,20 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
       return call('removeItem', key, () => inner.removeItem(key));
     },
     // One MGET (unstorage's Redis driver reads a batch with it), answered as getItem answers each key.
-    getItems(keys) {
-      if (keys.length === 0) return Promise.resolve([]);
+    async getItems(keys) {
+      if (batchKeys('getItems', keys).length === 0) return [];
       return callOn('getItems', describeKeys(keys), () => inner.getItems!(keys));
     },
     // One MULTI/EXEC (one round trip): each entry a SET on the key and text the unstorage driver writes, with
     // the expiry setItem gives it, in order, so a later entry for a key wins; the server applies the batch
     // whole, so no other client reads half of it.
-    setItems(entries) {
-      if (entries.length === 0) return Promise.resolve();
-      return callOn('setItems', describeKeys(entries.map(({ key }) => key)), () => writeBatch(client, base, entries, expiryOf));
+    async setItems(entries) {
+      const keys = entryKeys('setItems', entries);
+      if (keys.length > 0) await callOn('setItems', describeKeys(keys), () => writeBatch(client, base, entries, expiryOf));
     },
     // One UNLINK for every key, as the unstorage driver removes one.
-    removeItems(keys) {
-      if (keys.length === 0) return Promise.resolve();
+    async removeItems(keys) {
+      if (batchKeys('removeItems', keys).length === 0) return;
       return callOn('removeItems', describeKeys(keys), async () => {
         await client.unlink(...keys.map((key) => joinKeys(base ?? '', storeKey(key))));
       });

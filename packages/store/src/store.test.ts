@@ -313,3 +313,17 @@ describe('storeKey', () => {
     expect(() => storeKey('a/../b')).toThrow('Invalid key: "a/../b"');
   });
 });
+
+describe('unstorageStore batches given something other than keys or entries', () => {
+  it('reject with an error naming the call and the entry, not a TypeError from inside the store', async () => {
+    for (const store of [unstorageStore(createStorage({ driver: memoryDriver() })), fileStore(mkdtempSync(join(tmpdir(), 'ctxkit-batch-args-')))]) {
+      await store.setItem('a', 1);
+      await expect(store.getItems!(undefined as never)).rejects.toThrow('[ctxkit:core] getItems takes an array of keys, got undefined');
+      await expect(store.removeItems!(['a', null] as never)).rejects.toThrow('[ctxkit:core] removeItems keys[1] must be a string, got null');
+      await expect(store.setItems!({ key: 'a', value: 2 } as never)).rejects.toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT', message: '[ctxkit:core] setItems takes an array of { key, value } entries, got object' }),
+      );
+      expect(await store.getItem('a')).toBe(1);
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { CtxkitError, describeKeys, type StoreEntry, type StorePlugin } from '@ctxkit/core';
+import { batchKeys, CtxkitError, describeKeys, entryKeys, type StoreEntry, type StorePlugin } from '@ctxkit/core';
 import { hasDotSegment, normalizeKey, type Storage } from 'unstorage';
 
 /**
@@ -69,16 +69,19 @@ export function unstorageStore(storage: Storage, options: UnstorageStoreOptions 
       }),
     removeItem: (key) => guard('removeItem', key, () => storage.removeItem(prefix + key)),
     // One storage.setItems call: the driver's own batch where it has one, its setItem per key (in parallel) elsewhere.
-    setItems: (entries) => (entries.length === 0 ? Promise.resolve() : guardKeys('setItems', describeKeys(entries.map(({ key }) => key)), () => writeBatch(storage, prefix, entries, options))),
+    setItems: async (entries) => {
+      const keys = entryKeys('setItems', entries);
+      if (keys.length > 0) await guardKeys('setItems', describeKeys(keys), () => writeBatch(storage, prefix, entries, options));
+    },
     // unstorage has no batched remove: each distinct key removed at once, in parallel.
-    removeItems: (keys) =>
-      keys.length === 0
-        ? Promise.resolve()
-        : guardKeys('removeItems', describeKeys(keys), async () => {
-            await Promise.all([...new Set(keys)].map((key) => storage.removeItem(prefix + key)));
-          }),
+    removeItems: async (keys) => {
+      if (batchKeys('removeItems', keys).length === 0) return;
+      await guardKeys('removeItems', describeKeys(keys), async () => {
+        await Promise.all([...new Set(keys)].map((key) => storage.removeItem(prefix + key)));
+      });
+    },
     // One storage.getItems call: one MGET on Redis, the driver's getItem per key (in parallel) elsewhere.
-    getItems: (keys) => (keys.length === 0 ? Promise.resolve([]) : guardKeys('getItems', describeKeys(keys), () => readBatch(storage, prefix, keys))),
+    getItems: async (keys) => (batchKeys('getItems', keys).length === 0 ? [] : guardKeys('getItems', describeKeys(keys), () => readBatch(storage, prefix, keys))),
   };
 }
 
