@@ -80,13 +80,18 @@ function located(operation: string, keys: string, error: unknown, server: { wher
   return new CtxkitError({ code: 'STORE_ERROR', source, message: `${operation} ${keys} failed: ${server.where} ${what}`, cause: driverError });
 }
 
+/** The Redis key unstorage's driver writes for a store key: the base joined as it joins it (a key it refuses is refused). */
+function redisKeyOf(base: string | undefined, key: string): string {
+  return joinKeys(base ?? '', storeKey(key));
+}
+
 /**
  * Writes `entries` in one MULTI/EXEC: every key checked first (a key `setItem` refuses fails the batch with
  * nothing sent), values as the JSON text the unstorage driver writes, `undefined` removed as `setItem`
  * removes it. A command the server refuses inside the transaction fails the batch.
  */
 async function writeBatch(client: Redis, base: string | undefined, entries: readonly StoreEntry[], expiryOf: (key: string) => number | undefined): Promise<void> {
-  const commands = entries.map(({ key, value }) => ({ redisKey: joinKeys(base ?? '', storeKey(key)), text: value === undefined ? undefined : JSON.stringify(value), ttl: expiryOf(key) }));
+  const commands = entries.map(({ key, value }) => ({ redisKey: redisKeyOf(base, key), text: value === undefined ? undefined : JSON.stringify(value), ttl: expiryOf(key) }));
   const transaction = client.multi();
   for (const { redisKey, text, ttl } of commands) {
     if (text === undefined) transaction.unlink(redisKey);
@@ -200,7 +205,7 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
     async removeItems(keys) {
       if (batchKeys('removeItems', keys).length === 0) return;
       return callOn('removeItems', describeKeys(keys), async () => {
-        await client.unlink(...keys.map((key) => joinKeys(base ?? '', storeKey(key))));
+        await client.unlink(...keys.map((key) => redisKeyOf(base, key)));
       });
     },
     // SET ... NX on the key and text the unstorage driver writes (base joined as it joins it, the value as
@@ -208,7 +213,7 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
     setItemIfAbsent(key, value) {
       return call('setItemIfAbsent', key, async () => {
         // The keys unstorage refuses for setItem and getItem are refused: claimed, "" would take the base key itself.
-        const redisKey = joinKeys(base ?? '', storeKey(key));
+        const redisKey = redisKeyOf(base, key);
         const text = JSON.stringify(value);
         const ttl = expiryOf(key);
         const answer = ttl === undefined ? await client.set(redisKey, text, 'NX') : await client.set(redisKey, text, 'EX', ttl, 'NX');
