@@ -84,6 +84,7 @@ const holdout52: (Entry & { untouched_answer?: string })[] = JSON.parse(readFile
 const holdout53: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-53.json'), 'utf8'));
 const holdout54: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-54.json'), 'utf8'));
 const holdout55: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-55.json'), 'utf8'));
+const holdout56: (Entry & { untouched_answer?: string })[] = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'src', '__fixtures__', 'provider-errors-holdout-56.json'), 'utf8'));
 const inputOf = (entry: Entry) => {
   const body = entry.body ?? entry.body_or_message ?? '';
   return entry.status === null ? body : { status: entry.status, body };
@@ -210,6 +211,7 @@ for (const [name, set, file] of [
   ['fifty-third', holdout53, 'provider-errors-holdout-53.json'],
   ['fifty-fourth', holdout54, 'provider-errors-holdout-54.json'],
   ['fifty-fifth', holdout55, 'provider-errors-holdout-55.json'],
+  ['fifty-sixth', holdout56, 'provider-errors-holdout-56.json'],
 ] as const) {
   for (const origin of ['real', 'tests'] as const) {
     const part = set.filter((entry) => entry.origin === origin);

@@ -173,7 +173,9 @@ const periodLimitExhausted =
   /\b(?:hourly|daily|weekly|monthly|usage|plan) limit (?:exhausted|used up|depleted)\b|\b\d+[- ]?(?:hours?|days?|weeks?) (?:usage |rate |plan )?limit (?:reached|hit|exceeded|exhausted)\b|\blimit (?:reached|hit|exceeded)\b[^.]{0,20}?\bresets? (?:at|in|on)\b/;
 // A plan's usage cap reached, in Chinese relays' words ("已达到套餐用量上限", "额度已用尽"): a quota that waiting does not
 // restore (decision 0064, a thirty-sixth set).
-const planCapChinese = /套餐[^。，,]{0,8}上限|(?:用量|额度)(?:已)?(?:用尽|耗尽|达到上限)/;
+// The cap may follow the verb ("AppId:**wP34 达到使用量上限", LongCat through the AI SDK: reached the usage cap; decision 0064, a
+// fifty-sixth set); a usage amount, allowance or quota must name it, so a context length's cap (上下文长度达到上限) is not one.
+const planCapChinese = /套餐[^。，,]{0,8}上限|(?:用量|额度)(?:已)?(?:用尽|耗尽|达到上限)|(?:达到|超过|超出)了?(?:使用量|用量|额度|配额)(?:的)?上限/;
 // Groq counts more than tokens and requests: "seconds of audio per day (ASPD)". A quantity per period named by its
 // abbreviation is a rate limit or a quota (decision 0064, a thirty-sixth set).
 const perPeriodAbbreviated = /\bper (?:min|minute|hour|day) \([A-Z]{2,5}\)/;
@@ -198,7 +200,9 @@ const rateLimitWords = new RegExp(
 // Gemini says the same words of a per-minute quota and links its rate-limits page, which waiting does restore.
 // LiteLLM names the vendor before its words ("OpenAIException - You exceeded your current quota"): that is OpenAI's
 // billing error too, though LiteLLM drops the link (decision 0064, a fortieth set).
-const openAiBillingQuota = /exceeded your current quota\b[\s\S]{0,200}?\berror-codes\b|\bOpenAIException\W{1,5}You exceeded your current quota\b/;
+// The link may be cut where a log or report cuts the line ("read the docs: https://platform.openai.com/docs/guides/error-code"):
+// OpenAI's own docs host after the words says the same (decision 0064, a fifty-sixth set).
+const openAiBillingQuota = /exceeded your current quota\b[\s\S]{0,200}?(?:\berror-codes\b|\bplatform\.openai\.com\b)|\bOpenAIException\W{1,5}You exceeded your current quota\b/;
 // A quota that waiting a moment does not restore: daily caps, an exhausted balance. One-api relays' balance check names the
 // user's quota and its figures before "is not enough"; Tencent CloudBase says a token usage "exceeded quota limit" until
 // resources are bought (decision 0064, a thirty-eighth set). A token quota reached (watsonx's `token_quota_reached`, a plan's
@@ -379,6 +383,10 @@ const windowNotSet = /\bcontext (?:length|window|size) (?:is )?(?:not (?:availab
 // apart: not on a 4xx (a removed endpoint's 410, a key's 403), nor "unavailable for/to/in/on/with/under" something ("on the free
 // plan"; decision 0100).
 const endpointUnavailable = /\b(?:endpoint|upstream|backend)s? (?:is|are) (?:currently |temporarily )?unavailable\b(?! (?:for|to|in|on|with|under)\b)/i;
+// DeepSeek's code for a request its inference system had no room for (`insufficient_system_resource`, sent as an error or a
+// stream's finish reason): the service is busy, as an overload is. Only the snake_case code: LM Studio says "insufficient
+// system resources" of a model too large for the machine, which no wait cures (decision 0064, a fifty-sixth set).
+const systemResourceCode = /\binsufficient_system_resources?\b/i;
 const busyWords =
   /too many tokens|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:(?:temporarily|currently) )?(?:exceeded|exhausted)|no capacity|\b(?:model|service|server|endpoint|provider|region|deployment|cluster)s?(?: [\w./:@-]+)? (?:has|have|had) insufficient capacity\b(?![ _-]?units?\b)|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|\btemporary capacity (?:issue|problem|constraint)s?\b|pending requests|service.?unavailable|scaling up|is currently loading|\bqueue (?:is )?(?:full|at capacity)\b|\bqueue[ _](?:exceeded|overflow)\b|\bno deployments? available\b|负载(?:已|过)?(?:饱和|过高|过大)|(?:访问|请求|调用)量(?:过大|过高|太大)|满载|(?:服务器|服务|系统)(?:繁忙|忙碌)/i;
 // A deadline that passed before the model answered ("Request didn't generate first token before the given deadline",
@@ -654,7 +662,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
   if (
     status === 503 ||
     status === 529 ||
-    (busyWords.test(text) && status !== 404) ||
+    ((busyWords.test(text) || systemResourceCode.test(text)) && status !== 404) ||
     (endpointUnavailable.test(text) && (status === undefined || status === 429 || status >= 500)) ||
     (retryLater.test(text) && status === undefined)
   )

@@ -17,6 +17,9 @@ const unitMs: Record<string, number> = {
   hr: 3_600_000,
   hour: 3_600_000,
   hours: 3_600_000,
+  d: 86_400_000,
+  day: 86_400_000,
+  days: 86_400_000,
 };
 
 /**
@@ -27,7 +30,7 @@ const unitMs: Record<string, number> = {
 export function parseDuration(text: string): number | undefined {
   const trimmed = text.trim().toLowerCase();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const unit = /(\d+(?:\.\d+)?)\s*(ms|milliseconds?|secs?|seconds?|s|mins?|minutes?|m|hours?|hr|h)(?![a-z])/g;
+  const unit = /(\d+(?:\.\d+)?)\s*(ms|milliseconds?|secs?|seconds?|s|mins?|minutes?|m|hours?|hr|h|days?|d)(?![a-z])/g;
   const parts = [...trimmed.matchAll(unit)];
   if (parts.length === 0) return undefined;
   const rest = trimmed.replace(unit, '').trim();
@@ -59,7 +62,12 @@ export function retryAfterMs(headers: Headers | Record<string, string | undefine
     const date = Date.parse(retryAfter);
     if (!Number.isNaN(date)) return Math.max(0, date - now);
   }
-  const spoken = /(?:(?:try again|retry|resets?)(?: in| after)|\bwait(?: for)?)\s+((?:\d+(?:\.\d+)?\s*(?:ms|milliseconds?|secs?|seconds?|s|mins?|minutes?|m|hours?|hr|h)(?![a-z])\s*)+)/i.exec(text);
+  // A quota may say when it comes back rather than when to retry: Azure API Management's "Quota will be replenished in 2.12
+  // days." (decision 0064, a fifty-sixth set).
+  const spoken =
+    /(?:(?:try again|retry|resets?|(?:be )?(?:replenished|refilled))(?: in| after)|\bwait(?: for)?)\s+((?:\d+(?:\.\d+)?\s*(?:ms|milliseconds?|secs?|seconds?|s|mins?|minutes?|m|hours?|hr|h|days?|d)(?![a-z])\s*)+)/i.exec(
+      text,
+    );
   if (spoken?.[1]) return parseDuration(spoken[1]);
   const retryInfo = /retryDelay\W{1,6}(\d+(?:\.\d+)?s)/i.exec(text);
   if (retryInfo?.[1]) return parseDuration(retryInfo[1]);
