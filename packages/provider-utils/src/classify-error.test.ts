@@ -435,4 +435,21 @@ describe('classifyError on the fifty-seventh held-out set’s families (decision
     expect(classifyError('The prompt was truncated due to length').kind).not.toBe('max_tokens');
     expect(classifyError('The response was truncated by the proxy').kind).not.toBe('max_tokens');
   });
+
+  it('reads an upstream HTTP 402 inside a wrapper’s 5xx as a spent allowance, and 402 as a byte count as not', () => {
+    expect(classifyError('proxy error (500): HTTP/1.1 402 from upstream')).toMatchObject({ kind: 'rate_limit', retryable: false });
+    expect(classifyError({ status: 500, body: 'response of HTTP 402 bytes truncated' })).toMatchObject({ kind: 'other', retryable: true });
+  });
+
+  it('reads an output budget named alone against the window: max_tokens when it fills the window, an overflow when it does not', () => {
+    expect(classifyError({ status: 400, body: 'maximum context length is 32768 tokens. However, you requested 40000 output tokens' })).toMatchObject({
+      kind: 'max_tokens',
+      limitTokens: 32768,
+      requestedOutputTokens: 40000,
+    });
+    expect(classifyError({ status: 400, body: "This model's maximum context length is 8192 tokens. However, you requested 4096 output tokens" })).toMatchObject({
+      kind: 'context_overflow',
+      limitTokens: 8192,
+    });
+  });
 });
