@@ -412,3 +412,44 @@ describe('classifyError: words of this session’s families that mean something 
     expect(classifyError({ status: 429, body: 'request reached max organization concurrency: 1' })).toMatchObject({ kind: 'rate_limit', retryable: true });
   });
 });
+
+describe('classifyError on the fifty-seventh held-out set’s families (decision 0064)', () => {
+  it('reads extra usage required for a window named by its size as an overflow, whatever the status, and extra usage alone as none', () => {
+    expect(classifyError('Extra usage is required for 1M context')).toMatchObject({ kind: 'context_overflow' });
+    expect(classifyError({ status: 429, body: '{"type":"error","error":{"type":"rate_limit_error","message":"Extra usage is required for 200k context"}}' })).toMatchObject({
+      kind: 'context_overflow',
+    });
+    expect(classifyError('Extra usage is required to continue using Claude').kind).not.toBe('context_overflow');
+  });
+
+  it('reads a token, coding or subscription plan used up as a quota the chain moves past, and other plans exceeded as no rate limit', () => {
+    expect(classifyError('{"error":{"error":{"type":"invalid_request_error","code":"2056","message":"Token Plan exceeded"}}}')).toMatchObject({ kind: 'rate_limit', retryable: false });
+    expect(classifyError({ status: 429, body: '{"error":{"message":"Coding plan usage exhausted, resets next month"}}' })).toMatchObject({ kind: 'rate_limit', retryable: false });
+    expect(classifyError('execution plan exceeded the time limit').kind).not.toBe('rate_limit');
+    expect(classifyError('query plan exceeded memory budget').kind).not.toBe('rate_limit');
+  });
+
+  it('reads a response cut off by its length as the output budget, and a prompt truncated by length as not', () => {
+    expect(classifyError({ name: 'LengthFinishReasonError', message: 'The response was cut off due to length' })).toMatchObject({ kind: 'max_tokens' });
+    expect(classifyError('Could not parse response content as the length limit was reached - CompletionUsage(completion_tokens=4096)')).toMatchObject({ kind: 'max_tokens' });
+    expect(classifyError('The prompt was truncated due to length').kind).not.toBe('max_tokens');
+    expect(classifyError('The response was truncated by the proxy').kind).not.toBe('max_tokens');
+  });
+
+  it('reads an upstream HTTP 402 inside a wrapper’s 5xx as a spent allowance, and 402 as a byte count as not', () => {
+    expect(classifyError('proxy error (500): HTTP/1.1 402 from upstream')).toMatchObject({ kind: 'rate_limit', retryable: false });
+    expect(classifyError({ status: 500, body: 'response of HTTP 402 bytes truncated' })).toMatchObject({ kind: 'other', retryable: true });
+  });
+
+  it('reads an output budget named alone against the window: max_tokens when it fills the window, an overflow when it does not', () => {
+    expect(classifyError({ status: 400, body: 'maximum context length is 32768 tokens. However, you requested 40000 output tokens' })).toMatchObject({
+      kind: 'max_tokens',
+      limitTokens: 32768,
+      requestedOutputTokens: 40000,
+    });
+    expect(classifyError({ status: 400, body: "This model's maximum context length is 8192 tokens. However, you requested 4096 output tokens" })).toMatchObject({
+      kind: 'context_overflow',
+      limitTokens: 8192,
+    });
+  });
+});

@@ -185,6 +185,12 @@ const concurrencyCap = /\b(?:reached|exceeded|hit|over) (?:the |your )?(?:max(?:
 // DashScope's allocation-quota codes, which may come alone in a 403 body (`{"error":{"code":"AllocationQuota.FreeTierOnly"}}`)
 // or as `Throttling.AllocationQuota`: the code names the quota, though no word boundary sets "Quota" apart (decision 0064,
 // a fifty-fourth set).
+// A subscription plan's token allowance used up, said of the plan itself: MiniMax's code 2056 "Token Plan exceeded", a
+// coding or subscription plan "exhausted" (decision 0064, a fifty-seventh set). A quota that waiting a moment does not restore.
+const planAllowanceUsedUp = /\b(?:token|coding|subscription|usage) plan(?:'s)? (?:(?:usage|quota|limit|allowance) )?(?:(?:has been|is|was) )?(?:exceeded|exhausted|used up|depleted|reached)\b/;
+// An upstream's HTTP 402 named inside a wrapper's body ("kiro API error (500 ...): ... HTTP 402 from Kiro IDE: You have
+// reached the limit."): payment required, whatever status the wrapper answers with (decision 0064, a fifty-seventh set).
+const wrappedPaymentRequired = /\bHTTP(?:\/[\d.]+)?\s+402\b(?!\s*(?:tokens?|bytes|characters|chars|ms|s)\b)/;
 const allocationQuotaCode = /\b(?:Throttling\.)?AllocationQuota(?:\.\w+)?\b/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length". A quota
 // named as a snake_case code ("token_quota_exceeded", Cerebras), and tokens or requests counted "in the last minute", are
@@ -193,7 +199,7 @@ const allocationQuotaCode = /\b(?:Throttling\.)?AllocationQuota(?:\.\w+)?\b/;
 // Tokens or requests per week or month ("Tokens per month exceeded.", Mistral) are a
 // quota as per day is (decision 0064, a fifty-fourth set).
 const rateLimitWords = new RegExp(
-  String.raw`rate.?limit|throttl|\bquota|[a-z]_quota_(?:exceeded|exhausted|reached)\b|\b(?:tokens?|requests?)\b[^.]{0,30}?\b(?:in|within|during|over) the (?:last|past) (?:\d+ )?(?:seconds?|minutes?|hours?)\b|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day|week|month)\b|${allocationQuotaCode.source}|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|${planCapChinese.source}|${perPeriodAbbreviated.source}|too many requests|(?<!\b(?:sample|sampling|bit|frame|baud) )\brate exceeded\b|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|(?:\b|_)usage[ _]limit[ _]exceeded\b|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|(?<!采样)频率过高|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:account )?(?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${concurrencyCap.source}|${outOfCredit.source}`,
+  String.raw`rate.?limit|throttl|\bquota|[a-z]_quota_(?:exceeded|exhausted|reached)\b|\b(?:tokens?|requests?)\b[^.]{0,30}?\b(?:in|within|during|over) the (?:last|past) (?:\d+ )?(?:seconds?|minutes?|hours?)\b|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day|week|month)\b|${allocationQuotaCode.source}|${planAllowanceUsedUp.source}|${wrappedPaymentRequired.source}|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|${planCapChinese.source}|${perPeriodAbbreviated.source}|too many requests|(?<!\b(?:sample|sampling|bit|frame|baud) )\brate exceeded\b|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|(?:\b|_)usage[ _]limit[ _]exceeded\b|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|(?<!采样)频率过高|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:account )?(?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${concurrencyCap.source}|${outOfCredit.source}`,
   'i',
 );
 // OpenAI's "exceeded your current quota" sends the reader to its error-codes guide (the billing error, decision 0064);
@@ -210,12 +216,13 @@ const openAiBillingQuota = /exceeded your current quota\b[\s\S]{0,200}?(?:\berro
 // is a subscription plan's usage limit ("Token Plan usage limit reached"; decision 0064, a forty-eighth set). DashScope's
 // `FreeTierOnly` code says the free allowance is spent and only it was allowed (decision 0064, a fifty-fourth set).
 const exhaustedQuota = new RegExp(
-  String.raw`insufficient[_ ]quota|per[ _]?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\bfor the (?:month|week|day)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\bquota\b[^.\n]{0,60}?\bis not enough\b|\b(?:token )?usage exceeded (?:the |your )?quota limit\b|\bexceed_token_quota_limit\b|\btoken[ _]quota[ _](?:reached|exhausted|used[ _]up)\b|\bno (?:remaining )?(?:quota|credits?|balance) (?:remaining|left)\b|\bno remaining quota\b|\bplan(?:'s)? usage limit\b(?!\s+(?:is|of)\s+\d)|\busage_limit_reached\b|\bFreeTierOnly\b|\b[TR]PD\b|insufficient (?:account )?(?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${openAiBillingQuota.source}|${periodLimitExhausted.source}|${planCapChinese.source}|${outOfCredit.source}`,
+  String.raw`insufficient[_ ]quota|per[ _]?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\bfor the (?:month|week|day)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\bquota\b[^.\n]{0,60}?\bis not enough\b|\b(?:token )?usage exceeded (?:the |your )?quota limit\b|\bexceed_token_quota_limit\b|\btoken[ _]quota[ _](?:reached|exhausted|used[ _]up)\b|\bno (?:remaining )?(?:quota|credits?|balance) (?:remaining|left)\b|\bno remaining quota\b|\bplan(?:'s)? usage limit\b(?!\s+(?:is|of)\s+\d)|\busage_limit_reached\b|\bFreeTierOnly\b|${planAllowanceUsedUp.source}|${wrappedPaymentRequired.source}|\b[TR]PD\b|insufficient (?:account )?(?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${openAiBillingQuota.source}|${periodLimitExhausted.source}|${planCapChinese.source}|${outOfCredit.source}`,
   'i',
 );
 // Words that make an error an overflow whatever its status: Anthropic answers 429 for a long-context
 // request the account may not send, and compacting below the standard window is what fixes it.
-const overflowWhateverStatus = /extra usage is required for long context/i;
+// The long window may be named by its size instead ("Extra usage is required for 1M context"; decision 0064, a fifty-seventh set).
+const overflowWhateverStatus = /extra usage is required for (?:long|\d+(?:\.\d+)?\s?[km](?:[- ]?tokens?)?) context/i;
 // A limit a failing server says it has cut for now ("maximum context length is temporarily reduced", a 503): the server's
 // state, not the request's size, so it is a busy service to wait out or route around (decision 0064, a fiftieth set).
 const temporarilyCutLimit = /\btemporar(?:il)?y (?:reduced|lowered|limited|decreased|capped)\b/i;
@@ -232,6 +239,10 @@ const inputPlusOutput = /input\w*\W+(?:length\W+|tokens?\W+(?:count\W+)?)?(?:\+|
 const outputOverWindowLessInput = /\bmax_tokens\W{1,3}(\d+)\s*>\s*context_window\W{1,3}(\d+)\s*-\s*input_tokens\W{1,3}(\d+)/i;
 // vLLM's overrun, the output named first: "you requested 4096 output tokens and your prompt contains 127075 input tokens".
 const outputFirst = /requested (\d+) output tokens and your prompt contains (?:at least )?(\d+)(\W{0,2}input tokens)?/i;
+// The same sentence cut before the prompt's count ("maximum context length is 24000 tokens. However, you requested 24000
+// output tokens", Workers AI as a client quotes it): only the output is known, and it alone may fill the window
+// (decision 0064, a fifty-seventh set).
+const outputAlone = /\byou requested (\d+) output tokens\b(?! and your prompt)/i;
 // TGI's account of the sum, kept when a log cuts the sentence's start ("`max_new_tokens` must be <= 32769. Given: 30558
 // `inputs` tokens and 15000 `max_new_tokens`"; decision 0064, a forty-second set).
 const givenInputAndOutput = /\bgiven:?\W{0,3}\d+\W{0,2}inputs?\W{0,2} tokens and \d+\W{0,2}max_new_tokens\b/i;
@@ -244,6 +255,8 @@ const maxTokensBelowParameter = /max_(?:new_|completion_|output_)?tokens\W{0,3}\
 // max_tokens that must be positive ("max_tokens must be greater than zero", "must be a positive integer"): a malformed
 // parameter, not an output budget over the model's cap; a negative budget the server worked out is read before this.
 const maxTokensNotPositive = /max_(?:new_|completion_|output_)?tokens\W{0,3}\s*(?:must|should) be (?:greater than (?:zero|0)\b|(?:a )?positive\b|(?:a )?non-?negative\b)/i;
+const outputCutByLength =
+  /\b(?:response|output|completion|generation|answer)\s+(?:was\s+)?(?:cut off|truncated|stopped)\s+(?:due to|because of|by)\s+(?:the\s+)?(?:length|max(?:imum)?[_ ]?(?:output[_ ])?tokens)\b|\bLengthFinishReasonError\b|\bas the length limit was reached\b/i;
 const maxTokensWords = [
   /max(?:imum)?[ _-](?:new_|completion_|output_)?tokens?\b(?:[^.]|\.(?=\w)){0,40}?(?:too large|must be|should be|exceed|>\s*\d|valid range|greater than|(?:is )?not valid|invalid|illegal|above (?:the )?maximum|out of range|非法|无效|不合法)/i,
   /maximum (?:allowed )?number of (?:output|completion) tokens/i,
@@ -254,6 +267,9 @@ const maxTokensWords = [
   // finishReason MAX_TOKENS, the Responses API's `incomplete_details` reason `max_output_tokens`): the output ran out
   // (decision 0064, a fifty-second set).
   /\b(?:finish_?reason|stop_?reason)\W{1,4}(?:length|max_tokens)\b|\bincomplete_details\W{1,6}reason\W{1,6}max_output_tokens\b/i,
+  // The same said in words: a response "cut off due to length" (the OpenAI SDK's LengthFinishReasonError, whose Python
+  // message is "the length limit was reached"; decision 0064, a fifty-seventh set).
+  outputCutByLength,
 ];
 const overflowWords = [
   /context_length_exceeded|exceed_context_size_error|model_max_prompt_tokens_exceeded|context_?window_?exceeded|contextwindowexceeded|\binput_too_large\b|"code"\W{1,4}3051\b/i,
@@ -523,6 +539,8 @@ function overflowNumbers(text: string): Partial<ProviderErrorClassification> {
     const input = Number(outputThenInput[2]);
     return { ...found, reportedTokens: input + output, inputTokens: input, requestedOutputTokens: output };
   }
+  const outputOnly = outputAlone.exec(text);
+  if (outputOnly) return { ...found, requestedOutputTokens: Number(outputOnly[1]) };
   const reportedTokens = firstNumber(text, reportedPatterns);
   const inMessages = number(/(\d+) (?:in (?:the|your) (?:messages|prompt)|of text input)/i.exec(text)?.[1]);
   const inCompletion = number(/(\d+) (?:in|for) the (?:completion|output)/i.exec(text)?.[1]);
@@ -653,7 +671,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
     // Where the output is named first it may be the part that overruns: "you requested 65536 output tokens and your prompt
     // contains 77409 characters" against 65536 (decision 0064, a forty-third set).
     const numbers = overflowNumbers(text);
-    return outputFirst.test(text) ? inputPlusOutputKind(numbers) : { kind: 'context_overflow', ...numbers };
+    return outputFirst.test(text) || outputAlone.test(text) ? inputPlusOutputKind(numbers) : { kind: 'context_overflow', ...numbers };
   }
   if (modelNotServed.test(text)) return { kind: 'other', ...(status !== undefined && status >= 500 ? { fallback: true } : {}) };
   // A 408 is the server saying the request took too long, whatever cause it guesses at ("possibly due to server overload").
