@@ -229,6 +229,25 @@ describe('compactToolSchema: descriptions', () => {
   });
 });
 
+describe('compactToolSchema: a leading verb that only labels', () => {
+  it('drops a leading "Specifies the" / "Set the", so a description that was only that and the name goes', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        subscription: { type: 'string', description: 'Specifies the Azure subscription to use.' },
+        width: { type: 'number', description: 'Set the width' },
+        archived: { type: 'boolean', description: 'Set to true to include archived items' },
+      },
+    };
+    expect(compactToolSchema(schema).properties).toEqual({
+      subscription: { type: 'string', description: 'Azure subscription to use' },
+      width: { type: 'number' },
+      archived: { type: 'boolean', description: 'Set to true to include archived items' },
+    });
+    expect(compactToolSchema(schema, { terseDescriptions: false }).properties.subscription).toEqual({ type: 'string', description: 'Specifies the Azure subscription to use.' });
+  });
+});
+
 describe('compactToolSchema: the Optional-union rule, once is enough', () => {
   // Two counterexamples the seeded property test found: compacting again changed the result.
   it('collapses a nullable union whose outer node and branch both carried an annotation the walk drops', () => {

@@ -30,8 +30,9 @@ export interface CompactSchemaOptions {
   /** Collapse white space and remove `**emphasis**` markup in parameter descriptions. @default true */
   cleanDescriptions?: boolean;
   /**
-   * Write one-sentence parameter descriptions tersely: no leading "The" / "A" / "An", no closing period
-   * ("The base of the triangle." becomes "base of the triangle"; see `terseDescription`). @default true
+   * Write one-sentence parameter descriptions tersely: no leading "The" / "A" / "An" or "Specifies the" /
+   * "Set the" …, no closing period ("The base of the triangle." becomes "base of the triangle"; see
+   * `terseDescription`). @default true
    */
   terseDescriptions?: boolean;
   /**

@@ -98,4 +98,27 @@ describe('terseDescription', () => {
     expect(terseDescription('Theme name')).toBe('Theme name');
     expect(terseDescription('A/B test bucket')).toBe('A/B test bucket');
   });
+
+  it.each([
+    ['Specifies the Azure subscription to use', 'Azure subscription to use'],
+    ['Set the width of chart, default is 600', 'width of chart, default is 600'],
+    ['Sets the age group of the user.', 'age group of the user'],
+    ['Defines the attributes to be updated', 'attributes to be updated'],
+    ['Indicates the line style for the border', 'line style for the border'],
+    ['Provides an expected file size', 'expected file size'],
+    ['Specify a `owner/repo` slug', '`owner/repo` slug'],
+  ])('drops a leading verb that only says the parameter sets what follows: %j', (text, terse) => {
+    expect(terseDescription(text)).toBe(terse);
+    expect(terseDescription(terse)).toBe(terse);
+  });
+
+  it.each([
+    ['no article after the verb', 'Set to true to include archived items'],
+    ['an instruction about a value', 'Set the timeout to 0 to disable it'],
+    ['a value in quotes', "Set the mode to 'fast' for previews"],
+    ['a verb that does more than label', 'Returns the first page only'],
+    ['the verb inside a word', 'Settings the host reads'],
+  ])('keeps the leading verb with %s', (_case, text) => {
+    expect(terseDescription(text)).toBe(text);
+  });
 });

@@ -146,16 +146,25 @@ export function dropRequirednessNote(text: string, required: boolean): string {
 
 // "The base of the triangle": an article before a word (or a code span, quote or bracket), never the whole text.
 const leadingArticle = /^(?:the|an|a)\s+(?=[\p{L}\p{N}`'"([])/iu;
+// "Specifies the Azure subscription to use", "Set the width of chart": a verb that only says the parameter
+// sets what follows, before an article (decision 0104). "Set to true to …" has no article and stays.
+const leadingSettingVerb = /^(?:specif(?:y|ies)|sets?|defines?|indicates?|provides?|enters?)\s+(?:the|an|a)\s+(?=[\p{L}\p{N}`'"([])/iu;
+// "Set the timeout to 0 to disable it" is an instruction about a value, not a label: the verb stays.
+const settingToValue = /\bto\s+(?:true|false|null|none|-?\d|["'`])/i;
 
 /**
  * Writes a one-sentence parameter description tersely: a leading article ("The", "A", "An") and the
- * closing period go, which a model reads the same and which cost a token each on every request. A
+ * closing period go, which a model reads the same and which cost a token each on every request, and so
+ * does a leading verb that only says the parameter sets what follows ("Specifies the", "Set the", "Defines
+ * the", "Indicates the", "Provides the", "Enter the", before an article; not "Set the timeout to 0 …"). A
  * period that belongs to an abbreviation ("etc.", "e.g.") or an ellipsis stays, and so does the period of
  * a description with more than one sentence.
  * @example terseDescription('The base of the triangle.') // 'base of the triangle'
+ * @example terseDescription('Specifies the Azure subscription to use') // 'Azure subscription to use'
  */
 export function terseDescription(text: string): string {
-  let result = text.replace(leadingArticle, '');
+  let result = settingToValue.test(text) ? text : text.replace(leadingSettingVerb, '');
+  result = result.replace(leadingArticle, '');
   const last = result.length - 1;
   if (result[last] === '.' && sentenceStarts(result).length === 1 && !periodIsNotAnEnd(result, last)) result = result.slice(0, last).trimEnd();
   return result;
