@@ -403,6 +403,11 @@ const endpointUnavailable = /\b(?:endpoint|upstream|backend)s? (?:is|are) (?:cur
 // stream's finish reason): the service is busy, as an overload is. Only the snake_case code: LM Studio says "insufficient
 // system resources" of a model too large for the machine, which no wait cures (decision 0064, a fifty-sixth set).
 const systemResourceCode = /\binsufficient_system_resources?\b/i;
+// Too many people on the service at once, in Chinese: "当前访问人数过多，请稍后重试" (too many visitors now; Zhipu's web chat
+// in its last_error frame), 使用人数, 请求人数, 排队人数 or 在线人数 named too many. A crowd, as 访问量过大 is traffic: busy,
+// retryable. Only a head count of visitors, users, requests, the queue or those online: a group's or a meeting's headcount
+// names no service (decision 0064, a fifty-eighth set).
+const crowdedChinese = /(?:访问|使用|请求|排队|在线|并发)(?:的)?(?:人数|用户数?)(?:过多|太多|较多|过大|已满|超(?:过|出)上限)/;
 const busyWords =
   /too many tokens|\btoo ?many ?requests\b|(?:engine|server|service|model) is (?:currently |temporarily |too )?busy|too busy|(?:high|heavy) load|out of capacity|overload(?:ed)?(?:\b|_)|\bslow ?down\b|unable to process (?:your|the) request|at capacity|capacity[ _](?:(?:temporarily|currently) )?(?:exceeded|exhausted)|no capacity|\b(?:model|service|server|endpoint|provider|region|deployment|cluster)s?(?: [\w./:@-]+)? (?:has|have|had) insufficient capacity\b(?![ _-]?units?\b)|(?:offline|down) for maintenance|under maintenance|\bno (?:more )?(?:available )?(?:data ?cent(?:er|re)s?|servers?|backends?|replicas) (?:available|to (?:forward|route|serve|handle))|server (?:is )?busy|high demand|temporarily unavailable|\btemporary capacity (?:issue|problem|constraint)s?\b|pending requests|service.?unavailable|scaling up|is currently loading|\bqueue (?:is )?(?:full|at capacity)\b|\bqueue[ _](?:exceeded|overflow)\b|\bno deployments? available\b|负载(?:已|过)?(?:饱和|过高|过大)|(?:访问|请求|调用)量(?:过大|过高|太大)|满载|(?:服务器|服务|系统)(?:繁忙|忙碌)/i;
 // A deadline that passed before the model answered ("Request didn't generate first token before the given deadline",
@@ -680,7 +685,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
   if (
     status === 503 ||
     status === 529 ||
-    ((busyWords.test(text) || systemResourceCode.test(text)) && status !== 404) ||
+    ((busyWords.test(text) || systemResourceCode.test(text) || crowdedChinese.test(text)) && status !== 404) ||
     (endpointUnavailable.test(text) && (status === undefined || status === 429 || status >= 500)) ||
     (retryLater.test(text) && status === undefined)
   )
