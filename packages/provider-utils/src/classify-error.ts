@@ -191,6 +191,10 @@ const planAllowanceUsedUp = /\b(?:token|coding|subscription|usage) plan(?:'s)? (
 // An upstream's HTTP 402 named inside a wrapper's body ("kiro API error (500 ...): ... HTTP 402 from Kiro IDE: You have
 // reached the limit."): payment required, whatever status the wrapper answers with (decision 0064, a fifty-seventh set).
 const wrappedPaymentRequired = /\bHTTP(?:\/[\d.]+)?\s+402\b(?!\s*(?:tokens?|bytes|characters|chars|ms|s)\b)/;
+// A rolling usage window named by its length ("5-hour usage limit reached. Resets in 13min."): the length is the window's, not a
+// daily quota's, so where the window's own reset is stated, that wait decides (decision 0064, a fifty-ninth set).
+const usageWindowLength = /\b\d+[- ]?hours? (?:usage |rate |request |token )?(?:limit|window)\b/gi;
+const windowResetStated = /\bresets? (?:in|after)\s+\d/i;
 const allocationQuotaCode = /\b(?:Throttling\.)?AllocationQuota(?:\.\w+)?\b/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length". A quota
 // named as a snake_case code ("token_quota_exceeded", Cerebras), and tokens or requests counted "in the last minute", are
@@ -270,6 +274,9 @@ const maxTokensWords = [
   // The same said in words: a response "cut off due to length" (the OpenAI SDK's LengthFinishReasonError, whose Python
   // message is "the length limit was reached"; decision 0064, a fifty-seventh set).
   outputCutByLength,
+  // An output limit exceeded or reached, as a code or in words ("output_limit_exceeded", "output token limit reached"; decision
+  // 0064, a fifty-ninth set). A tool's, a command's or a log's output limit is no model's output budget.
+  /(?<!\b(?:tool|command|shell|log|stdout|stderr|file|print)[ _])\boutput[ _](?:tokens?[ _])?limit[ _](?:(?:was|has been|is) )?(?:exceeded|reached|hit)\b/i,
 ];
 const overflowWords = [
   /context_length_exceeded|exceed_context_size_error|model_max_prompt_tokens_exceeded|context_?window_?exceeded|contextwindowexceeded|\binput_too_large\b|"code"\W{1,4}3051\b/i,
@@ -281,6 +288,10 @@ const overflowWords = [
   /\bkeep the first \d+ tokens when (?:the )?context\b/i,
   /reduce the length of (?:the |your )?(?:messages|prompt|input)|\breduce (?:the |your )?(?:input|prompt) (?:size|length)\b/i,
   /max(?:imum)? (?:allowed )?(?:prompt |input |context |model |sequence )?len(?:gth|ght) (?:is|of)\b|max(?:imum)? context len(?:gth|ght)/i,
+  // The same sentence with "limit" for "length" ("This model's maximum context limit is 128000 tokens. However, you requested
+  // 140000."), its figure stated (decision 0064, a fifty-ninth set): a setting's name alone ("maximum context limit must be
+  // set") is not one.
+  /\bmax(?:imum)? context limit (?:is|of) \d+/i,
   /number of tokens[^.]{0,60}(?:cannot|must not|may not) exceed/i,
   /expected maxlength\W+\d+\W+actual\W+\d+/i,
   /context (?:length|window|size) is only|reached (?:the )?(?:maximum )?context (?:length|window|size)/i,
@@ -486,7 +497,8 @@ const reportedPatterns = [
   /\bprompt_tokens\W{1,3}(\d+)/i,
   /\bgiven:\s*(\d+)/i,
   /total of (?:at least )?(\d+)/i,
-  /(?:requested tokens|requested|request contains|resulted in|token count of|token count|received|actual:|current length is|input length|prompt contains|too long|too large|n_prompt_tokens|n_keep|contains)\W{0,3}(?:about |at least )?\(?(\d+)/i,
+  // "you request 1058357 tokens" in the present tense, as some OpenAI-compatible servers write it (decision 0064, a fifty-ninth set)
+  /(?:requested tokens|requested|you request|request contains|resulted in|token count of|token count|received|actual:|current length is|input length|prompt contains|too long|too large|n_prompt_tokens|n_keep|contains)\W{0,3}(?:about |at least )?\(?(\d+)/i,
   /\b(?:prompt|input|message|request) (?:is|of|has)\W{0,3}(\d+) (?:input |prompt )?tokens/i,
   /\bnumber of (?:input |prompt )?tokens\W{0,3}(\d+)/i,
   /\bkeep the first (\d+) tokens/i,
@@ -588,6 +600,10 @@ const statusBeforeReason = new RegExp(String.raw`\b([45]\d{2})\s+(?:${reasonPhra
 
 // A status in square brackets, alone or with its reason phrase: "[503]", "[429 Too Many Requests]" (Google's SDKs, gateways).
 const statusInBrackets = new RegExp(String.raw`\[([45]\d{2})(?:\s+(?:${reasonPhrase}))?\]`, 'i');
+// A status sent as a quoted string in a body's code or status field (`{"error": {"message": "busy", "code": "429"}}`, as
+// Azure OpenAI and OpenAI-compatible servers send it): the quote and the space put it past the cue's three characters
+// (decision 0064, a fifty-ninth set). Four-digit vendor codes ("1301") are not statuses.
+const statusAsQuotedCode = /"(?:code|status|status_?code|statusCode)"\s*:\s*"([45]\d{2})"/i;
 
 // LiteLLM's exception class for a 404 (its exception-mapping table): the model or route is not there, so the busy words
 // it may wrap ("No deployments available") are no rate limit (decision 0064, a fortieth set).
@@ -607,6 +623,7 @@ function textStatus(text: string): number | undefined {
     asStatus(statusAfterCue.exec(text)?.[1]) ??
     asStatus(statusBeforeReason.exec(text)?.[1]) ??
     asStatus(statusInBrackets.exec(text)?.[1]) ??
+    asStatus(statusAsQuotedCode.exec(text)?.[1]) ??
     (litellmNotFound.test(text) ? 404 : undefined)
   );
 }
@@ -648,7 +665,8 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
     const numbers = rateLimitNumbers(text);
     // A request larger than the per-minute budget never fits, however long the caller waits.
     const neverFits = (numbers.reportedTokens !== undefined && numbers.limitTokens !== undefined && numbers.reportedTokens > numbers.limitTokens) || requestOverMinuteBudget.test(text);
-    return { kind: 'rate_limit', ...numbers, retryable: !neverFits && !exhaustedQuota.test(text) };
+    const quotaText = windowResetStated.test(text) ? text.replace(usageWindowLength, ' ') : text;
+    return { kind: 'rate_limit', ...numbers, retryable: !neverFits && !exhaustedQuota.test(quotaText) };
   }
   if (perRequestCap.test(text)) {
     const cap = /requested (\d+) tokens\W+max (\d+)/i.exec(text);
