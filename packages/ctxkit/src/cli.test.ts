@@ -377,6 +377,18 @@ describe('a new user, again (issue 14 re-check, decision 0081)', () => {
     expect(stdout).toContain(family);
   });
 
+  it('refuses an empty --model instead of labelling the counts "an estimate for "', async () => {
+    for (const command of [
+      ['measure', file('run.jsonl')],
+      ['simulate', file('run.jsonl')],
+    ]) {
+      const { code, stdout, stderr } = await ctxkit(...command, '--model', '');
+      expect(code).toBe(2);
+      expect(stderr).toContain('--model needs a value, got ""');
+      expect(stdout).toBe('');
+    }
+  });
+
   it('does not invent a family for a model it does not know', async () => {
     const { stdout } = await ctxkit('measure', file('run.jsonl'), '--model', 'totally-unknown');
     expect(stdout).not.toContain('the totally family');

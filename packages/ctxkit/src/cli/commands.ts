@@ -145,6 +145,7 @@ export async function schemaBenchCommand(files: readonly string[], values: Comma
   if (files.length !== 1) throw new UsageError('schema-bench takes one file: an MCP tools/list result, an array of tools, or an OpenAI request body');
   const path = files[0]!;
   const normalized = readToolsFile(path);
+  if (normalized.tools.length === 0) throw new UsageError(`${path}: holds no tools; expected at least one tool definition to measure`);
   const systemPath = text(values, 'system');
   const tokenizer = tiktokenCounter('o200k_base');
   await tokenizer.load();

@@ -12,8 +12,11 @@ function readQueries(path: string, index: ToolSearch<unknown>): [string, Retriev
   const data = readJson(path);
   const valid = (list: unknown, field: string): RetrievalQuery[] => {
     if (!Array.isArray(list)) throw new UsageError(`${path}: ${field} must be an array of { query, tools }`);
+    // No request, or one with no words, would print 0% as if it were a measured figure.
+    if (list.length === 0) throw new UsageError(`${path}: ${field === 'entry' ? 'the array' : field} holds no requests; expected at least one { query, tools }`);
     list.forEach((entry: unknown, position) => {
       const item = entry as Partial<RetrievalQuery> | null;
+      if (typeof item?.query === 'string' && item.query.trim() === '') throw new UsageError(`${path}: ${field}[${position}] has an empty query`);
       if (typeof item?.query !== 'string' || !Array.isArray(item.tools) || item.tools.length === 0 || !item.tools.every((name) => typeof name === 'string')) {
         throw new UsageError(`${path}: ${field}[${position}] needs { query: string, tools: string[] } with at least one tool`);
       }
