@@ -260,7 +260,9 @@ describe('ctxkit simulate: bad options and failures', () => {
     expect(run.summarizerFailures).toBeGreaterThan(0);
     // Only trim's offline notes were written (and priced); no summary came from the model.
     expect(run.summarizerCalls).toBe(run.offlineNotes);
-    expect(stderr).toMatch(/the summarizer ollama:qwen3:8b never answered \(\d+ failed calls\)/);
+    // Why it never answered, from the first failed call (decision 0105): a new user sees the missing key or server.
+    expect(run.summarizerError).toMatch(/^\[ctxkit:ollama\] /);
+    expect(stderr).toMatch(/the summarizer ollama:qwen3:8b never answered \(\d+ failed calls, the first: \[ctxkit:ollama\] [^)]+\)/);
   });
 
   it('exits 2 for an unknown command or option', async () => {

@@ -107,6 +107,8 @@ export interface SimulationResult {
   summarizerOutputTokens: number;
   /** Summary calls that threw or timed out (not priced: a failed call is not billed). */
   summarizerFailures: number;
+  /** The message of the first summary call that failed, when one did: why the summarizer did not answer. */
+  summarizerError?: string;
   /** Of `summarizerCalls`, the notes a tier wrote without a model, priced as the summary they stand for. */
   offlineNotes: number;
   /** Share of the names each next move took from earlier in the run that its request still held (see docs/retention.md). */
@@ -387,6 +389,7 @@ function countedSummarizer(summarizer: SummarizerPlugin, provider: { count(messa
         return text;
       } catch (error) {
         result.summarizerFailures += 1;
+        result.summarizerError ??= error instanceof Error ? error.message : String(error);
         throw error;
       }
     },

@@ -324,7 +324,9 @@ export async function simulateCommand(files: readonly string[], values: CommandV
   else printTables(results, totals, runs.length, settings, check, io);
   printProblems(results, io);
   if (silent) {
-    io.stderr(`ctxkit: the summarizer ${summarizerName} never answered (${results.reduce((sum, result) => sum + result.summarizerFailures, 0)} failed calls); the figures above use no summary\n`);
+    const failures = results.reduce((sum, result) => sum + result.summarizerFailures, 0);
+    const reason = results.find((result) => result.summarizerError !== undefined)?.summarizerError;
+    io.stderr(`ctxkit: the summarizer ${summarizerName} never answered (${failures} failed calls${reason ? `, the first: ${reason}` : ''}); the figures above use no summary\n`);
     return 1;
   }
   return 0;
