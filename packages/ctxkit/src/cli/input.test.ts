@@ -58,6 +58,21 @@ describe('every command validates a transcript the same way, naming file:line (e
     expect(await run('schema-bench', file('empty-tools.json'))).toMatchObject({ code: 2, stderr: expect.stringContaining('empty-tools.json: the file is empty; expected JSON') });
   });
 
+  it('warns about bytes that are not UTF-8 in a tools file, as in a transcript (decision 0105)', async () => {
+    const tools = JSON.stringify([{ name: 'read_file', description: 'Lit un fichier.', inputSchema: { type: 'object' } }], null, 1).replace('Lit', 'L\u00ffit');
+    writeFileSync(file('latin1-tools.json'), Buffer.from(tools, 'latin1'));
+    const expected = `ctxkit: warning: ${file('latin1-tools.json')}:4: not valid UTF-8`;
+    for (const args of [
+      ['measure', file('ok.jsonl'), '--tools', file('latin1-tools.json')],
+      ['schema-bench', file('latin1-tools.json')],
+      ['schema-bench', file('latin1-tools.json'), '--defer'],
+    ]) {
+      const { code, stderr } = await run(...args);
+      expect(code, args.join(' ')).toBe(0);
+      expect(stderr, args.join(' ')).toContain(expected);
+    }
+  });
+
   it('reads a UTF-8 byte order mark at the start of a transcript or a tools file', async () => {
     const measured = await run('measure', file('bom.jsonl'), '--tools', file('bom-tools.json'), '--json');
     expect(measured.code).toBe(0);

@@ -31,9 +31,9 @@ export function readText(path: string, warn?: (message: string) => void): string
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** Parses a JSON file, naming the line and column of a syntax error. */
-export function readJson(path: string): unknown {
-  const text = readText(path);
+/** Parses a JSON file, naming the line and column of a syntax error; bytes that are not UTF-8 are reported through `warn`. */
+export function readJson(path: string, warn?: (message: string) => void): unknown {
+  const text = readText(path, warn);
   if (text.trim() === '') throw new UsageError(`${path}: the file is empty; expected JSON`);
   try {
     return JSON.parse(text);
