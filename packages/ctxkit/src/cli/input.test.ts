@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess as run } from '../__fixtures__/run-cli.ts';
-import { tokensOption, windowOption } from './input.ts';
+import { tokensOption, windowOption, windowsOption } from './input.ts';
 
 let dir: string;
 const file = (name: string) => join(dir, name);
@@ -101,6 +101,19 @@ describe('numeric options', () => {
     expect(tokensOption('window', '128,000')).toBe(128_000);
     expect(tokensOption('window', '128k')).toBe(128_000);
     expect(tokensOption('window', undefined, 7)).toBe(7);
+  });
+
+  it('refuses a window with thousands commas in simulate, where commas separate windows (decision 0105)', async () => {
+    // threshold reads 8,192 as one window; simulate split it into 8 and 192, and 128,000 into 128 and 0.
+    for (const value of ['8,192', '128,000', '1,000,000']) {
+      const { code, stderr, stdout } = await run('simulate', file('ok.jsonl'), '--window', value);
+      expect(code, value).toBe(2);
+      expect(stderr, value).toContain(`--window "${value}" is ambiguous in simulate, where commas separate windows: write one window as ${value.replace(/,/g, '')}`);
+      expect(stdout).toBe('');
+    }
+    expect(windowsOption('32000,64000', 1)).toEqual([32_000, 64_000]);
+    expect(windowsOption('128, 500', 1)).toEqual([128, 500]);
+    expect(windowsOption(undefined, 32_000)).toEqual([32_000]);
   });
 
   it('--window 0 gets its own message, for threshold and simulate alike', async () => {

@@ -125,6 +125,20 @@ export function windowOption(value: string | undefined, fallback?: number): numb
 }
 
 /**
+ * `simulate`'s `--window`: windows separated by commas (`32000,64000`), each a {@link windowOption}. A value
+ * written as one number with thousands commas (`128,000`, `8,192`) is refused: `threshold` reads it as one
+ * window, and split here it would be `128` and `0`, or for `128,500` silently two tiny windows.
+ * @throws UsageError when a window is not valid, or the value is such a number
+ */
+export function windowsOption(value: string | undefined, fallback: number): number[] {
+  if (value !== undefined && /^\s*\d{1,3}(,\d{3})+\s*$/.test(value))
+    throw new UsageError(
+      `--window ${JSON.stringify(value)} is ambiguous in simulate, where commas separate windows: write one window as ${value.replace(/[\s,]/g, '')} or ${value.trim().replace(/,/g, '_')}, or several with a space after each comma ("${value.trim().replace(/,/g, ', ')}")`,
+    );
+  return value === undefined ? [windowOption(undefined, fallback)] : value.split(',').map((part) => windowOption(part.trim()));
+}
+
+/**
  * `--max-output` when given: {@link tokensOption}, and smaller than every window, since a request must
  * leave the answer its room. Undefined when it is not given.
  * @throws UsageError when it is not a number of tokens, or not smaller than a window

@@ -12,7 +12,7 @@ import { vllmProvider } from '@ctxkit/provider-vllm';
 import { demoSession } from '../demo-session.ts';
 import { defaultTrigger, type SimulationPolicy, type SimulationResult, simulateRun, simulationPolicies, type TokenPrices } from '../simulate.ts';
 import { type CommandValues, policyOf, text } from './commands.ts';
-import { maxOutputOption, readTranscript, tokensOption, UsageError, windowOption } from './input.ts';
+import { maxOutputOption, readTranscript, tokensOption, UsageError, windowsOption } from './input.ts';
 import { nearestPrices } from './nearest-prices.ts';
 import { type CliIo, formatNumber, formatPercent, progressBar, table } from './output.ts';
 import { loadPlotLibraries, type PlotLibraries, retentionPlotSvg } from './plot.ts';
@@ -116,7 +116,7 @@ function outputReserve(settings: Pick<SimulateSettings, 'maxOutputTokens'>, wind
 function simulateSettings(files: readonly string[], values: CommandValues, io: CliIo): SimulateSettings {
   const demo = values.demo === true;
   if (!demo && files.length === 0) throw new UsageError('simulate takes one or more recorded runs (JSONL), or --demo');
-  const windows = (text(values, 'window') ?? '32000').split(',').map((part) => windowOption(part.trim()));
+  const windows = windowsOption(text(values, 'window'), 32_000);
   const maxOutputTokens = maxOutputOption(text(values, 'max-output'), windows);
   const compare = values.compare === true || demo;
   const iso = values.iso === true;
