@@ -391,6 +391,16 @@ describe('a new user, again (issue 14 re-check, decision 0081)', () => {
     }
   });
 
+  it('refuses a file where the command takes none, instead of ignoring it (decision 0105)', async () => {
+    const threshold = await ctxkit('threshold', '--window', '128000', file('run.jsonl'));
+    expect(threshold.code).toBe(2);
+    expect(threshold.stderr).toContain(`threshold takes no file, got ${file('run.jsonl')}`);
+    const demo = await ctxkit('simulate', file('run.jsonl'), '--demo');
+    expect(demo.code).toBe(2);
+    expect(demo.stderr).toContain(`simulate --demo replays its own session and takes no file; got ${file('run.jsonl')}`);
+    expect(demo.stdout).toBe('');
+  });
+
   it('does not invent a family for a model it does not know', async () => {
     const { stdout } = await ctxkit('measure', file('run.jsonl'), '--model', 'totally-unknown');
     expect(stdout).not.toContain('the totally family');

@@ -71,6 +71,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     // given, or name nothing in the output. The numeric options' own checks say what they expect.
     const blank = textOptions.find((name) => typeof values[name] === 'string' && (values[name] as string).trim() === '');
     if (blank) throw new UsageError(`--${blank} needs a value, got ${JSON.stringify(values[blank])}`);
+    if (command === 'threshold' && files.length > 0) throw new UsageError(`threshold takes no file, got ${files.join(', ')}`);
     if (command === 'threshold') thresholdCommand(values, io);
     else if (command === 'measure') await measureCommand(files, values, io);
     else if (command === 'schema-bench') await schemaBenchCommand(files, values, io);

@@ -116,6 +116,7 @@ function outputReserve(settings: Pick<SimulateSettings, 'maxOutputTokens'>, wind
 function simulateSettings(files: readonly string[], values: CommandValues, io: CliIo): SimulateSettings {
   const demo = values.demo === true;
   if (!demo && files.length === 0) throw new UsageError('simulate takes one or more recorded runs (JSONL), or --demo');
+  if (demo && files.length > 0) throw new UsageError(`simulate --demo replays its own session and takes no file; got ${files.join(', ')} (drop --demo to replay it)`);
   const windows = windowsOption(text(values, 'window'), 32_000);
   const maxOutputTokens = maxOutputOption(text(values, 'max-output'), windows);
   const compare = values.compare === true || demo;
