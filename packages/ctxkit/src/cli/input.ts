@@ -133,7 +133,7 @@ export function windowOption(value: string | undefined, fallback?: number): numb
 export function windowsOption(value: string | undefined, fallback: number): number[] {
   if (value !== undefined && /^\s*\d{1,3}(,\d{3})+\s*$/.test(value))
     throw new UsageError(
-      `--window ${JSON.stringify(value)} is ambiguous in simulate, where commas separate windows: write one window as ${value.replace(/[\s,]/g, '')} or ${value.trim().replace(/,/g, '_')}, or several with a space after each comma ("${value.trim().replace(/,/g, ', ')}")`,
+      `--window ${JSON.stringify(value)} is ambiguous in simulate, where commas separate windows: write one window as ${value.replace(/[\s,]/g, '')} or ${value.trim().replace(/,/g, '_')}, or several windows with a space after each comma ("32000, 64000")`,
     );
   return value === undefined ? [windowOption(undefined, fallback)] : value.split(',').map((part) => windowOption(part.trim()));
 }
