@@ -260,7 +260,9 @@ describe('ctxkit simulate: bad options and failures', () => {
     expect(run.summarizerFailures).toBeGreaterThan(0);
     // Only trim's offline notes were written (and priced); no summary came from the model.
     expect(run.summarizerCalls).toBe(run.offlineNotes);
-    expect(stderr).toMatch(/the summarizer ollama:qwen3:8b never answered \(\d+ failed calls\)/);
+    // Why it never answered, from the first failed call (decision 0105): a new user sees the missing key or server.
+    expect(run.summarizerError).toMatch(/^\[ctxkit:ollama\] /);
+    expect(stderr).toMatch(/the summarizer ollama:qwen3:8b never answered \(\d+ failed calls, the first: \[ctxkit:ollama\] [^)]+\)/);
   });
 
   it('exits 2 for an unknown command or option', async () => {
@@ -375,6 +377,28 @@ describe('a new user, again (issue 14 re-check, decision 0081)', () => {
     const { code, stdout } = await ctxkit('measure', file('run.jsonl'), '--model', model);
     expect(code).toBe(0);
     expect(stdout).toContain(family);
+  });
+
+  it('refuses an empty --model instead of labelling the counts "an estimate for "', async () => {
+    for (const command of [
+      ['measure', file('run.jsonl')],
+      ['simulate', file('run.jsonl')],
+    ]) {
+      const { code, stdout, stderr } = await ctxkit(...command, '--model', '');
+      expect(code).toBe(2);
+      expect(stderr).toContain('--model needs a value, got ""');
+      expect(stdout).toBe('');
+    }
+  });
+
+  it('refuses a file where the command takes none, instead of ignoring it (decision 0105)', async () => {
+    const threshold = await ctxkit('threshold', '--window', '128000', file('run.jsonl'));
+    expect(threshold.code).toBe(2);
+    expect(threshold.stderr).toContain(`threshold takes no file, got ${file('run.jsonl')}`);
+    const demo = await ctxkit('simulate', file('run.jsonl'), '--demo');
+    expect(demo.code).toBe(2);
+    expect(demo.stderr).toContain(`simulate --demo replays its own session and takes no file; got ${file('run.jsonl')}`);
+    expect(demo.stdout).toBe('');
   });
 
   it('does not invent a family for a model it does not know', async () => {

@@ -84,6 +84,11 @@ describe('simulateRun options', () => {
     await expect(simulateRun(run(), { window: 64_000, triggerTokens: 1.5 })).rejects.toThrow('triggerTokens must be a whole number above 0, got 1.5');
   });
 
+  it('rejects a policy it does not know and a window that is not a whole number of tokens (decision 0105)', async () => {
+    await expect(simulateRun(run(), { window: 64_000, policy: 'codexx' as never })).rejects.toThrow('policy must be one of none, sliding-window, summarize-at-90');
+    for (const window of [1.5, Number.NaN, 0, -5]) await expect(simulateRun(run(), { window }), String(window)).rejects.toThrow(`window must be a whole number of tokens above 0, got ${window}`);
+  });
+
   it('sends a request over the window to the provider, which rejects it; ctxkit classifies the error, recovers and says so', async () => {
     const messages = run();
     // A task larger than the window: nothing may fold it, so the request overflows and recover cannot fix it.

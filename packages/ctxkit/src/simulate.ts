@@ -107,6 +107,8 @@ export interface SimulationResult {
   summarizerOutputTokens: number;
   /** Summary calls that threw or timed out (not priced: a failed call is not billed). */
   summarizerFailures: number;
+  /** The message of the first summary call that failed, when one did: why the summarizer did not answer. */
+  summarizerError?: string;
   /** Of `summarizerCalls`, the notes a tier wrote without a model, priced as the summary they stand for. */
   offlineNotes: number;
   /** Share of the names each next move took from earlier in the run that its request still held (see docs/retention.md). */
@@ -209,6 +211,9 @@ interface ReplayState {
 /** Checks the options and builds the policy, the simulated provider and the trackers a replay runs with. */
 async function startReplay(recorded: readonly Message[], options: SimulateOptions): Promise<ReplayState> {
   const { window, maxOutputTokens = 4_096, policy = 'ctxkit', encoding = 'o200k_base', triggerTokens, usageSkew = 1 } = options;
+  // From plain JavaScript a misspelt policy reached `peerPolicies[policy](…)`: "is not a function".
+  if (!(simulationPolicies as readonly string[]).includes(policy)) throw new RangeError(`[ctxkit:simulate] policy must be one of ${simulationPolicies.join(', ')}; got ${JSON.stringify(policy)}`);
+  if (!(Number.isInteger(window) && window > 0)) throw new RangeError(`[ctxkit:simulate] window must be a whole number of tokens above 0, got ${window}`);
   if (!(usageSkew > 0 && usageSkew <= 10)) throw new RangeError(`[ctxkit:simulate] usageSkew must be above 0 and at most 10, got ${usageSkew}`);
   if (triggerTokens !== undefined && !(Number.isInteger(triggerTokens) && triggerTokens > 0)) {
     throw new RangeError(`[ctxkit:simulate] triggerTokens must be a whole number above 0, got ${triggerTokens}`);
@@ -387,6 +392,7 @@ function countedSummarizer(summarizer: SummarizerPlugin, provider: { count(messa
         return text;
       } catch (error) {
         result.summarizerFailures += 1;
+        result.summarizerError ??= error instanceof Error ? error.message : String(error);
         throw error;
       }
     },

@@ -13,6 +13,7 @@ import { prepare } from './prepare.ts';
 import { recordUsage } from './record-usage.ts';
 import { recover } from './recover.ts';
 import { createSummarizerGuard } from './summarizer-guard.ts';
+import { checkToolOptions } from './tool-loader.ts';
 
 /** The threshold policy: the one passed, the registered one it names, the first registered, or the half-window default. */
 function policyOf(option: ThresholdPolicyPlugin | string | undefined, registry: Registry): ThresholdPolicyPlugin {
@@ -137,6 +138,7 @@ export function createContextManager<P extends AnyPlugin = AnyPlugin>(options: C
     throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'engine', message: 'createContextManager needs a model id (the model a request uses unless prepare names another)' });
   }
   checkOptionNames(options);
+  checkToolOptions('createContextManager', options);
   const registry: Registry<P> = options.registry ?? createRegistry(options.plugins ?? []);
   const parts = createManagerParts(options, registry);
   return {

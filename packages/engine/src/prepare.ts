@@ -5,7 +5,7 @@ import { decideWindow, type WindowDecision } from './decide-window.ts';
 import type { ManagerParts } from './manager-parts.ts';
 import type { PrepareOptions, PrepareReport, PrepareResult } from './manager-types.ts';
 import { buildPrepareReport, type StepFindings } from './prepare-report.ts';
-import { type LoadedTools, loadTools } from './tool-loader.ts';
+import { checkToolOptions, type LoadedTools, loadTools } from './tool-loader.ts';
 
 /** The request one prepare works on: the transcript, the serving model and the tools it sends. */
 interface PrepareRequest {
@@ -99,6 +99,7 @@ function reportResult(parts: ManagerParts, request: PrepareRequest, messages: re
  */
 export async function prepare(parts: ManagerParts, messages: readonly Message[], prepareOptions: PrepareOptions = {}): Promise<PrepareResult> {
   validateRequest(parts, messages);
+  checkToolOptions('prepare', { tools: prepareOptions.tools });
   const loaded = loadRequestTools(parts, messages, prepareOptions);
   const request = loaded instanceof Promise ? await loaded : loaded;
   const window = await decideWindow(parts, request.model, prepareOptions.signal);

@@ -66,6 +66,21 @@ describe('toolLoader', () => {
     await expect(manager.prepare(transcript([]))).rejects.toSatisfy((error) => CtxkitError.isInstance(error, 'INVALID_PLUGIN'));
   });
 
+  it('refuses a toolLoader without toolsFor, and a tool list that is not an array, where they are given (decision 0105)', async () => {
+    const counter = tiktokenCounter('o200k_base');
+    // A function, or deferTools' result passed as the loader's tools: a TypeError in the first prepare before.
+    for (const toolLoader of [() => allTools, {}, null] as unknown as ToolLoader[])
+      expect(() => createContextManager({ model: 'm', contextWindow: 200_000, toolLoader, plugins: [counter] })).toThrow(/createContextManager toolLoader must be an object with toolsFor\(messages\)/);
+    expect(() => createContextManager({ model: 'm', contextWindow: 200_000, tools: { tools: allTools } as unknown as unknown[], plugins: [counter] })).toThrow(
+      'createContextManager tools must be an array of tool definitions, got object',
+    );
+    // An MCP tools/list result, or a string, passed to prepare was counted as text without a word.
+    const manager = createContextManager({ model: 'm', contextWindow: 200_000, plugins: [counter] });
+    await expect(manager.prepare(transcript([]), { tools: { tools: allTools } as unknown as unknown[] })).rejects.toThrow('prepare tools must be an array of tool definitions, got object');
+    await expect(manager.prepare(transcript([]), { tools: 'read_file' as unknown as unknown[] })).rejects.toSatisfy((error) => CtxkitError.isInstance(error, 'INVALID_ARGUMENT'));
+    await expect(manager.prepare(transcript([]), { tools: allTools })).resolves.toBeDefined();
+  });
+
   it('waits for a loader that answers with a promise (an asynchronous embedder behind its search)', async () => {
     const inner = callingLoader();
     const asyncLoader: ToolLoader = { toolsFor: (messages) => new Promise((resolve) => setTimeout(() => resolve(inner.toolsFor(messages)), 1)) };

@@ -58,3 +58,24 @@ function checkLoading(loading: ToolLoading): LoadedTools {
     report: { sent: loading.tools.length, deferred: names(loading.deferred), found: names(loading.found), loaded: names(loading.loaded) },
   };
 }
+
+/**
+ * Checks a tool list (`tools` of the manager or of `prepare`) and a `toolLoader` where they are given, so a
+ * wrong one fails there, naming the option, and not as a TypeError inside a later `prepare` (or, for a tool
+ * list that is not an array, counted as text without a word).
+ * @throws CtxkitError INVALID_ARGUMENT naming the option
+ */
+export function checkToolOptions(where: string, options: { tools?: unknown; toolLoader?: unknown }): void {
+  const describe = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value);
+  if (options.tools !== undefined && !Array.isArray(options.tools)) {
+    throw new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'engine', message: `${where} tools must be an array of tool definitions, got ${describe(options.tools)}` });
+  }
+  const loader = options.toolLoader as { toolsFor?: unknown } | null | undefined;
+  if (loader !== undefined && typeof loader?.toolsFor !== 'function') {
+    throw new CtxkitError({
+      code: 'INVALID_ARGUMENT',
+      source: 'engine',
+      message: `${where} toolLoader must be an object with toolsFor(messages) (deferTools of @ctxkit/schema is one), got ${typeof loader === 'function' ? 'a function' : describe(loader)}`,
+    });
+  }
+}

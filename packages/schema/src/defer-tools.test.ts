@@ -109,6 +109,10 @@ describe('deferTools', () => {
     expect(() => deferTools({} as never)).toThrow(/deferTools takes an array of tools/);
     expect(() => deferTools([tools[0], tools[0]])).toThrow(/tools\[1\] repeats the name "read_file" of tools\[0\]/);
     expect(() => deferTools(tools, { alwaysLoaded: ['nope'] })).toThrow(/alwaysLoaded names "nope", which is not among the tools/);
+    // From plain JavaScript: one name as a string, or a name that is not a string (decision 0105).
+    expect(() => deferTools(tools, { alwaysLoaded: 'read_file' as unknown as string[] })).toThrow('deferTools alwaysLoaded must be an array of tool names, got "read_file"');
+    expect(() => deferTools(tools, { alwaysLoaded: [3] as unknown as string[] })).toThrow('deferTools alwaysLoaded must be an array of tool names, got [3]');
+    expect(() => deferTools(tools, { searchToolName: '' })).toThrow('deferTools searchToolName must be a tool name, got ""');
     expect(() => deferTools([tool('search_tools', 'mine')])).toThrow(/already named "search_tools"/);
     expect(() => deferTools(tools, { limit: 0 })).toThrow(/limit must be a whole number/);
     expect(() => deferTools(tools).toolsFor('x' as never)).toThrow(/toolsFor takes the transcript as an array/);

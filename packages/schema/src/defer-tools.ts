@@ -185,6 +185,10 @@ function* transcriptActions(messages: readonly Message[], searchToolName: string
 export function deferTools<Tool>(tools: readonly Tool[], options: DeferToolsOptions = {}): DeferredTools<Tool> {
   if (!Array.isArray(tools)) invalid(`deferTools takes an array of tools, got ${tools === null ? 'null' : typeof tools}`);
   const searchToolName = options.searchToolName ?? 'search_tools';
+  if (typeof searchToolName !== 'string' || searchToolName.trim() === '') invalid(`deferTools searchToolName must be a tool name, got ${JSON.stringify(searchToolName)}`);
+  // A string would be read letter by letter ("alwaysLoaded names "r"" for 'read_file').
+  const alwaysLoaded: unknown = options.alwaysLoaded ?? [];
+  if (!Array.isArray(alwaysLoaded) || !alwaysLoaded.every((name) => typeof name === 'string')) invalid(`deferTools alwaysLoaded must be an array of tool names, got ${JSON.stringify(alwaysLoaded)}`);
   const limit = options.limit ?? 5;
   if (!Number.isInteger(limit) || limit < 1) invalid(`deferTools limit must be a whole number of 1 or more, got ${String(limit)}`);
   const index = createToolSearch(tools, { defaultLimit: limit, ...options.search });
@@ -196,7 +200,7 @@ export function deferTools<Tool>(tools: readonly Tool[], options: DeferToolsOpti
     positionOf.set(name, position);
   });
   if (positionOf.has(searchToolName)) invalid(`a tool is already named ${JSON.stringify(searchToolName)}; pass another searchToolName`);
-  const always = new Set(options.alwaysLoaded ?? []);
+  const always = new Set<string>(alwaysLoaded);
   for (const name of always) if (!positionOf.has(name)) invalid(`alwaysLoaded names ${JSON.stringify(name)}, which is not among the tools`);
   const shape = options.shape ?? tools.map((tool) => toolShape(tool)).find((found) => found !== undefined && found !== 'provider-defined') ?? 'mcp';
   const base = tools.filter((_tool, position) => names[position] === undefined || always.has(names[position]!));

@@ -48,26 +48,29 @@ function encodingFor(model: string | undefined): TiktokenEncoding {
   return model && /^(gpt-4(?!o|\.1)|gpt-3\.5|text-embedding-ada)/.test(model.replace(/^[^:]+:/, '')) ? 'cl100k_base' : 'o200k_base';
 }
 
+/** Where a file's warnings (bytes that are not UTF-8, arguments that are not JSON) go: stderr, as `ctxkit: warning: …`. */
+const warnTo = (io: CliIo) => (warning: string) => io.stderr(`ctxkit: warning: ${warning}\n`);
+
 /** The tools in a JSON file, found by `normalizeToolsInput`; what it rejects becomes a usage error naming the file. */
-function readToolsFile(path: string): ReturnType<typeof normalizeToolsInput> {
+function readToolsFile(path: string, io: CliIo): ReturnType<typeof normalizeToolsInput> {
   try {
-    return normalizeToolsInput(readJson(path));
+    return normalizeToolsInput(readJson(path, warnTo(io)));
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${path}: ${(error as Error).message.replace(/^\[ctxkit:[^\]]+\] /, '')}`);
   }
 }
 
-function readTools(path: string | undefined): unknown[] | undefined {
-  return path === undefined ? undefined : [...readToolsFile(path).tools];
+function readTools(path: string | undefined, io: CliIo): unknown[] | undefined {
+  return path === undefined ? undefined : [...readToolsFile(path, io).tools];
 }
 
 /** `ctxkit measure FILE [--model ID] [--tools TOOLS.json]` */
 export async function measureCommand(files: readonly string[], values: CommandValues, io: CliIo): Promise<void> {
   if (files.length !== 1) throw new UsageError('measure takes one transcript file (JSONL, one message per line)');
   const file = files[0]!;
-  const messages = readTranscript(file, (warning) => io.stderr(`ctxkit: warning: ${warning}\n`));
-  const tools = readTools(text(values, 'tools'));
+  const messages = readTranscript(file, warnTo(io));
+  const tools = readTools(text(values, 'tools'), io);
   const model = text(values, 'model');
   const encoding = encodingFor(model);
   // One counter serves the meter and the per-tool counts below, so the ranks load once.
@@ -144,17 +147,18 @@ export async function measureCommand(files: readonly string[], values: CommandVa
 export async function schemaBenchCommand(files: readonly string[], values: CommandValues, io: CliIo): Promise<void> {
   if (files.length !== 1) throw new UsageError('schema-bench takes one file: an MCP tools/list result, an array of tools, or an OpenAI request body');
   const path = files[0]!;
-  const normalized = readToolsFile(path);
+  const normalized = readToolsFile(path, io);
+  if (normalized.tools.length === 0) throw new UsageError(`${path}: holds no tools; expected at least one tool definition to measure`);
   const systemPath = text(values, 'system');
   const tokenizer = tiktokenCounter('o200k_base');
   await tokenizer.load();
   if (values.defer || text(values, 'queries')) {
-    const system = systemPath ? readText(systemPath) : undefined;
+    const system = systemPath ? readText(systemPath, warnTo(io)) : undefined;
     const deferValues = { system, alwaysLoaded: text(values, 'always-loaded'), queries: text(values, 'queries'), json: values.json === true };
     await schemaBenchDefer(normalized.tools, Object.fromEntries(Object.entries(deferValues).filter(([, value]) => value !== undefined)), tokenizer, io);
     return;
   }
-  const report = await schemaBench({ tools: normalized.tools, tokenizer, ...(systemPath ? { system: readText(systemPath) } : {}) });
+  const report = await schemaBench({ tools: normalized.tools, tokenizer, ...(systemPath ? { system: readText(systemPath, warnTo(io)) } : {}) });
   if (values.compact) {
     io.stdout(`${JSON.stringify(normalized.wrap(report.compacted), null, 2)}\n`);
     return;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess as run } from '../__fixtures__/run-cli.ts';
-import { tokensOption, windowOption } from './input.ts';
+import { tokensOption, windowOption, windowsOption } from './input.ts';
 
 let dir: string;
 const file = (name: string) => join(dir, name);
@@ -58,6 +58,21 @@ describe('every command validates a transcript the same way, naming file:line (e
     expect(await run('schema-bench', file('empty-tools.json'))).toMatchObject({ code: 2, stderr: expect.stringContaining('empty-tools.json: the file is empty; expected JSON') });
   });
 
+  it('warns about bytes that are not UTF-8 in a tools file, as in a transcript (decision 0105)', async () => {
+    const tools = JSON.stringify([{ name: 'read_file', description: 'Lit un fichier.', inputSchema: { type: 'object' } }], null, 1).replace('Lit', 'L\u00ffit');
+    writeFileSync(file('latin1-tools.json'), Buffer.from(tools, 'latin1'));
+    const expected = `ctxkit: warning: ${file('latin1-tools.json')}:4: not valid UTF-8`;
+    for (const args of [
+      ['measure', file('ok.jsonl'), '--tools', file('latin1-tools.json')],
+      ['schema-bench', file('latin1-tools.json')],
+      ['schema-bench', file('latin1-tools.json'), '--defer'],
+    ]) {
+      const { code, stderr } = await run(...args);
+      expect(code, args.join(' ')).toBe(0);
+      expect(stderr, args.join(' ')).toContain(expected);
+    }
+  });
+
   it('reads a UTF-8 byte order mark at the start of a transcript or a tools file', async () => {
     const measured = await run('measure', file('bom.jsonl'), '--tools', file('bom-tools.json'), '--json');
     expect(measured.code).toBe(0);
@@ -86,6 +101,19 @@ describe('numeric options', () => {
     expect(tokensOption('window', '128,000')).toBe(128_000);
     expect(tokensOption('window', '128k')).toBe(128_000);
     expect(tokensOption('window', undefined, 7)).toBe(7);
+  });
+
+  it('refuses a window with thousands commas in simulate, where commas separate windows (decision 0105)', async () => {
+    // threshold reads 8,192 as one window; simulate split it into 8 and 192, and 128,000 into 128 and 0.
+    for (const value of ['8,192', '128,000', '1,000,000']) {
+      const { code, stderr, stdout } = await run('simulate', file('ok.jsonl'), '--window', value);
+      expect(code, value).toBe(2);
+      expect(stderr, value).toContain(`--window "${value}" is ambiguous in simulate, where commas separate windows: write one window as ${value.replace(/,/g, '')}`);
+      expect(stdout).toBe('');
+    }
+    expect(windowsOption('32000,64000', 1)).toEqual([32_000, 64_000]);
+    expect(windowsOption('128, 500', 1)).toEqual([128, 500]);
+    expect(windowsOption(undefined, 32_000)).toEqual([32_000]);
   });
 
   it('--window 0 gets its own message, for threshold and simulate alike', async () => {

@@ -31,9 +31,9 @@ export function readText(path: string, warn?: (message: string) => void): string
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** Parses a JSON file, naming the line and column of a syntax error. */
-export function readJson(path: string): unknown {
-  const text = readText(path);
+/** Parses a JSON file, naming the line and column of a syntax error; bytes that are not UTF-8 are reported through `warn`. */
+export function readJson(path: string, warn?: (message: string) => void): unknown {
+  const text = readText(path, warn);
   if (text.trim() === '') throw new UsageError(`${path}: the file is empty; expected JSON`);
   try {
     return JSON.parse(text);
@@ -122,6 +122,20 @@ export function windowOption(value: string | undefined, fallback?: number): numb
   const window = tokensOption('window', value, fallback);
   if (window === 0) throw new UsageError('--window must be above zero (the context window in tokens, e.g. --window 128000)');
   return window;
+}
+
+/**
+ * `simulate`'s `--window`: windows separated by commas (`32000,64000`), each a {@link windowOption}. A value
+ * written as one number with thousands commas (`128,000`, `8,192`) is refused: `threshold` reads it as one
+ * window, and split here it would be `128` and `0`, or for `128,500` silently two tiny windows.
+ * @throws UsageError when a window is not valid, or the value is such a number
+ */
+export function windowsOption(value: string | undefined, fallback: number): number[] {
+  if (value !== undefined && /^\s*\d{1,3}(,\d{3})+\s*$/.test(value))
+    throw new UsageError(
+      `--window ${JSON.stringify(value)} is ambiguous in simulate, where commas separate windows: write one window as ${value.replace(/[\s,]/g, '')} or ${value.trim().replace(/,/g, '_')}, or several windows with a space after each comma ("32000, 64000")`,
+    );
+  return value === undefined ? [windowOption(undefined, fallback)] : value.split(',').map((part) => windowOption(part.trim()));
 }
 
 /**

@@ -23,6 +23,8 @@ Every command takes --json for machine output. Bad input exits with code 2.
 `;
 
 const stringOptions = ['window', 'max-output', 'policy', 'model', 'tools', 'system', 'summarizer', 'summarizer-url', 'trigger-tokens', 'usage-skew', 'plot', 'queries', 'always-loaded'];
+const numericOptions = new Set(['window', 'max-output', 'trigger-tokens', 'usage-skew']);
+const textOptions = stringOptions.filter((name) => !numericOptions.has(name));
 const booleanOptions = ['iso', 'compact', 'defer', 'compare', 'check', 'demo', 'json'];
 
 /** node:util parseArgs' options: every command's, checked against `allowed` per command after parsing. */
@@ -65,6 +67,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (!accepted) throw new UsageError(`unknown command ${JSON.stringify(command)}; expected threshold, measure, schema-bench or simulate`);
     const stray = Object.keys(values).find((name) => name !== 'help' && !accepted.includes(name));
     if (stray) throw new UsageError(`${command} does not take --${stray}`);
+    // A name or path given an empty value (`--model ''`, `--queries "$UNSET"`) would otherwise read as not
+    // given, or name nothing in the output. The numeric options' own checks say what they expect.
+    const blank = textOptions.find((name) => typeof values[name] === 'string' && (values[name] as string).trim() === '');
+    if (blank) throw new UsageError(`--${blank} needs a value, got ${JSON.stringify(values[blank])}`);
+    if (command === 'threshold' && files.length > 0) throw new UsageError(`threshold takes no file, got ${files.join(', ')}`);
     if (command === 'threshold') thresholdCommand(values, io);
     else if (command === 'measure') await measureCommand(files, values, io);
     else if (command === 'schema-bench') await schemaBenchCommand(files, values, io);

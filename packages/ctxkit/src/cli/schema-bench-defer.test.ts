@@ -40,6 +40,10 @@ beforeAll(() => {
     }),
   );
   writeFileSync(file('no-tool-queries.json'), JSON.stringify([{ query: 'open a pull request', tools: [] }]));
+  writeFileSync(file('no-queries.json'), '[]');
+  writeFileSync(file('no-single-queries.json'), JSON.stringify({ queries: [] }));
+  writeFileSync(file('blank-query.json'), JSON.stringify([{ query: '  ', tools: ['pull_request'] }]));
+  writeFileSync(file('no-tools.json'), JSON.stringify({ tools: [] }));
 });
 
 describe('ctxkit schema-bench --defer', () => {
@@ -81,6 +85,36 @@ describe('ctxkit schema-bench --defer', () => {
     const unknown = await ctxkit('schema-bench', file('tools.json'), '--defer', '--always-loaded', 'nope');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/alwaysLoaded names "nope"/);
+  });
+});
+
+describe('ctxkit schema-bench with nothing to measure (issue 14 re-check, decision 0105)', () => {
+  it.each([
+    ['no-queries.json', 'the array holds no requests'],
+    ['no-single-queries.json', 'queries holds no requests'],
+    ['blank-query.json', 'entry[0] has an empty query'],
+  ])('exits 2 for the queries file %s instead of printing zeros as figures', async (name, says) => {
+    const { code, stdout, stderr } = await ctxkit('schema-bench', file('tools.json'), '--defer', '--queries', file(name));
+    expect(code).toBe(2);
+    expect(stderr).toContain(`${file(name)}: ${says}`);
+    expect(stdout).toBe('');
+  });
+
+  it('exits 2 for a tools file that holds no tools, with and without --defer', async () => {
+    for (const extra of [[], ['--defer']]) {
+      const { code, stderr } = await ctxkit('schema-bench', file('no-tools.json'), ...extra);
+      expect(code).toBe(2);
+      expect(stderr).toContain(`${file('no-tools.json')}: holds no tools`);
+    }
+  });
+
+  it('refuses an empty --queries or --always-loaded instead of reading it as not given', async () => {
+    for (const option of ['--queries=', '--always-loaded=']) {
+      const { code, stdout, stderr } = await ctxkit('schema-bench', file('tools.json'), '--defer', option);
+      expect(code).toBe(2);
+      expect(stderr).toContain(`${option.slice(0, -1)} needs a value, got ""`);
+      expect(stdout).toBe('');
+    }
   });
 });
 

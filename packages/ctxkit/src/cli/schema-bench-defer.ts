@@ -8,12 +8,15 @@ import { type CliIo, formatNumber, formatPercent, table } from './output.ts';
  * The request lists of a queries file: an array of `{ query, tools }`, or MetaTool's `{ queries, multiToolQueries }`. Every
  * request names at least one tool, each among the tools searched: a misnamed one would be scored as a miss without a word.
  */
-function readQueries(path: string, index: ToolSearch<unknown>): [string, RetrievalQuery[]][] {
-  const data = readJson(path);
+function readQueries(path: string, index: ToolSearch<unknown>, io: CliIo): [string, RetrievalQuery[]][] {
+  const data = readJson(path, (warning) => io.stderr(`ctxkit: warning: ${warning}\n`));
   const valid = (list: unknown, field: string): RetrievalQuery[] => {
     if (!Array.isArray(list)) throw new UsageError(`${path}: ${field} must be an array of { query, tools }`);
+    // No request, or one with no words, would print 0% as if it were a measured figure.
+    if (list.length === 0) throw new UsageError(`${path}: ${field === 'entry' ? 'the array' : field} holds no requests; expected at least one { query, tools }`);
     list.forEach((entry: unknown, position) => {
       const item = entry as Partial<RetrievalQuery> | null;
+      if (typeof item?.query === 'string' && item.query.trim() === '') throw new UsageError(`${path}: ${field}[${position}] has an empty query`);
       if (typeof item?.query !== 'string' || !Array.isArray(item.tools) || item.tools.length === 0 || !item.tools.every((name) => typeof name === 'string')) {
         throw new UsageError(`${path}: ${field}[${position}] needs { query: string, tools: string[] } with at least one tool`);
       }
@@ -51,7 +54,7 @@ export async function schemaBenchDefer(
   const retrieval = values.queries
     ? (() => {
         const index = createToolSearch(tools);
-        return readQueries(values.queries, index).map(([label, queries]) => {
+        return readQueries(values.queries, index, io).map(([label, queries]) => {
           const { misses: _misses, ...score } = measureRetrieval(index, queries, { k: 5 });
           return { label, ...score };
         });

@@ -12,7 +12,7 @@ import { vllmProvider } from '@ctxkit/provider-vllm';
 import { demoSession } from '../demo-session.ts';
 import { defaultTrigger, type SimulationPolicy, type SimulationResult, simulateRun, simulationPolicies, type TokenPrices } from '../simulate.ts';
 import { type CommandValues, policyOf, text } from './commands.ts';
-import { maxOutputOption, readTranscript, tokensOption, UsageError, windowOption } from './input.ts';
+import { maxOutputOption, readTranscript, tokensOption, UsageError, windowsOption } from './input.ts';
 import { nearestPrices } from './nearest-prices.ts';
 import { type CliIo, formatNumber, formatPercent, progressBar, table } from './output.ts';
 import { loadPlotLibraries, type PlotLibraries, retentionPlotSvg } from './plot.ts';
@@ -116,7 +116,8 @@ function outputReserve(settings: Pick<SimulateSettings, 'maxOutputTokens'>, wind
 function simulateSettings(files: readonly string[], values: CommandValues, io: CliIo): SimulateSettings {
   const demo = values.demo === true;
   if (!demo && files.length === 0) throw new UsageError('simulate takes one or more recorded runs (JSONL), or --demo');
-  const windows = (text(values, 'window') ?? '32000').split(',').map((part) => windowOption(part.trim()));
+  if (demo && files.length > 0) throw new UsageError(`simulate --demo replays its own session and takes no file; got ${files.join(', ')} (drop --demo to replay it)`);
+  const windows = windowsOption(text(values, 'window'), 32_000);
   const maxOutputTokens = maxOutputOption(text(values, 'max-output'), windows);
   const compare = values.compare === true || demo;
   const iso = values.iso === true;
@@ -324,7 +325,9 @@ export async function simulateCommand(files: readonly string[], values: CommandV
   else printTables(results, totals, runs.length, settings, check, io);
   printProblems(results, io);
   if (silent) {
-    io.stderr(`ctxkit: the summarizer ${summarizerName} never answered (${results.reduce((sum, result) => sum + result.summarizerFailures, 0)} failed calls); the figures above use no summary\n`);
+    const failures = results.reduce((sum, result) => sum + result.summarizerFailures, 0);
+    const reason = results.find((result) => result.summarizerError !== undefined)?.summarizerError;
+    io.stderr(`ctxkit: the summarizer ${summarizerName} never answered (${failures} failed calls${reason ? `, the first: ${reason}` : ''}); the figures above use no summary\n`);
     return 1;
   }
   return 0;
