@@ -8,9 +8,21 @@
 // (1,530); the tools most often in the top 5 (APIBench, 363 tools; stress pool).
 import { measureRetrieval, type RetrievalQuery } from '../src/bench/measure-retrieval.ts';
 import { createToolSearch, type ToolSearch, type ToolSearchOptions } from '../src/tool-search.ts';
+import { createExpandedSearch, createRerankedSearch, type ExpandOptions, type RerankOptions } from './lsa/expand.ts';
+import { createLsaModel, type LsaOptions } from './lsa/lsa-model.ts';
 import { api, apiTools, distinctQueries as distinct, metaHalf, metaTools, schemaTools, stressPool as stress } from './retrieval-pools.ts';
 
-const options = JSON.parse(process.argv[2] ?? '{}') as ToolSearchOptions;
+// `lsa` (decision 0106, experiment): blend in a latent-semantic model learned from each pool's own text;
+// `expand`: expand each request with terms learned from the pool (LSA or PMI neighbours, bench/lsa/expand.ts).
+// `rerank`: the LSA cosine added to the word match's first tools (bench/lsa/expand.ts).
+const { lsa, expand, rerank, ...options } = JSON.parse(process.argv[2] ?? '{}') as ToolSearchOptions & { lsa?: LsaOptions; expand?: ExpandOptions; rerank?: RerankOptions };
+const build = (pool: readonly unknown[]) => {
+  if (expand !== undefined) return createExpandedSearch(pool, expand);
+  if (rerank !== undefined) return createRerankedSearch(pool, rerank);
+  if (lsa === undefined) return createToolSearch(pool as unknown[], options);
+  const model = createLsaModel(pool, lsa);
+  return createToolSearch(pool as unknown[], { ...options, semantic: { embed: model.embed, weight: lsa.weight ?? 1 } });
+};
 const half = process.argv[3] ?? 'tune';
 const { single, multi } = metaHalf(half);
 const fixtureTools = stress.slice(metaTools.length + schemaTools.length + apiTools.length);
@@ -26,27 +38,28 @@ const mostFound = (index: ToolSearch<unknown>, queries: readonly RetrievalQuery[
 };
 const cells: string[] = [];
 for (const pool of [metaTools, [...metaTools, ...schemaTools]]) {
-  const index = createToolSearch(pool as unknown[], options);
+  const index = build(pool);
   const multiScore = measureRetrieval(index, multi);
   cells.push(`${pct(measureRetrieval(index, single).topK)} / ${pct(multiScore.topK)} / ${pct(multiScore.allInTopK)}`);
 }
 let apiHubs = '';
 for (const pool of [apiTools, [...apiTools, ...schemaTools], [...apiTools, ...schemaTools, ...metaTools]]) {
-  const index = createToolSearch(pool as unknown[], options);
+  const index = build(pool);
   cells.push(`${pct(measureRetrieval(index, api.queries).topK)} / ${pct(measureRetrieval(index, distinct).topK)}`);
   if (pool.length === apiTools.length + schemaTools.length) apiHubs = mostFound(index, api.queries);
 }
-const stressIndex = createToolSearch(stress as unknown[], options);
+const stressIndex = build(stress);
 cells.push(`${pct(measureRetrieval(stressIndex, single).topK)} / ${pct(measureRetrieval(stressIndex, multi).topK)}`);
 const median = (pool: readonly unknown[], rounds: number) => {
   const times: number[] = [];
   for (let round = 0; round < rounds; round++) {
     const start = performance.now();
-    createToolSearch(pool, options);
+    build(pool);
     times.push(performance.now() - start);
   }
   return times.sort((a, b) => a - b)[Math.floor(rounds / 2)]!;
 };
-const timing = `${median(schemaTools, 15).toFixed(0)} / ${median([...stress, ...stress], 5).toFixed(0)} ms`;
-console.log(`| ${process.argv[4] ?? JSON.stringify(options)} | ${cells.join(' | ')} | ${timing} | ${apiHubs} | ${mostFound(stressIndex, single)} |`);
+// HUBS_TIMING=0 leaves the timing column out (sweeps).
+const timing = process.env.HUBS_TIMING === '0' ? '–' : `${median(schemaTools, 15).toFixed(0)} / ${median([...stress, ...stress], 5).toFixed(0)} ms`;
+console.log(`| ${process.argv[4] ?? process.argv[2] ?? '{}'} | ${cells.join(' | ')} | ${timing} | ${apiHubs} | ${mostFound(stressIndex, single)} |`);
 console.error(`stress pool: ${stress.length} tools (${fixtureTools.length} from the fixtures); ${single.length} single, ${multi.length} multi requests (${half})`);
