@@ -195,6 +195,11 @@ const wrappedPaymentRequired = /\bHTTP(?:\/[\d.]+)?\s+402\b(?!\s*(?:tokens?|byte
 // daily quota's, so where the window's own reset is stated, that wait decides (decision 0064, a fifty-ninth set).
 const usageWindowLength = /\b\d+[- ]?hours? (?:usage |rate |request |token )?(?:limit|window)\b/gi;
 const windowResetStated = /\bresets? (?:in|after)\s+\d/i;
+// A usage limit reached, in any tense ("The usage limit has been reached", Codex under 429): a plan's allowance counted over
+// hours or longer, not a burst. Where its reset is stated, that wait decides, as for a window named by its length. A usage
+// limit counted per minute is a burst, and an agent's own tool, command or step budget no provider's (decision 0064, a
+// sixty-first set).
+const usageLimitReached = /(?<!\b(?:tool|command|function|step|turn|iteration)s? )\busage limit (?:has been |was |is )?(?:reached|hit)\b(?![^.]{0,20}?\b(?:minute|second|min|sec)s?\b)/i;
 const allocationQuotaCode = /\b(?:Throttling\.)?AllocationQuota(?:\.\w+)?\b/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length". A quota
 // named as a snake_case code ("token_quota_exceeded", Cerebras), and tokens or requests counted "in the last minute", are
@@ -203,7 +208,7 @@ const allocationQuotaCode = /\b(?:Throttling\.)?AllocationQuota(?:\.\w+)?\b/;
 // Tokens or requests per week or month ("Tokens per month exceeded.", Mistral) are a
 // quota as per day is (decision 0064, a fifty-fourth set).
 const rateLimitWords = new RegExp(
-  String.raw`rate.?limit|throttl|\bquota|[a-z]_quota_(?:exceeded|exhausted|reached)\b|\b(?:tokens?|requests?)\b[^.]{0,30}?\b(?:in|within|during|over) the (?:last|past) (?:\d+ )?(?:seconds?|minutes?|hours?)\b|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day|week|month)\b|${allocationQuotaCode.source}|${planAllowanceUsedUp.source}|${wrappedPaymentRequired.source}|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|${planCapChinese.source}|${perPeriodAbbreviated.source}|too many requests|(?<!\b(?:sample|sampling|bit|frame|baud) )\brate exceeded\b|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|(?:\b|_)usage[ _]limit[ _]exceeded\b|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|(?<!采样)频率过高|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:account )?(?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${concurrencyCap.source}|${outOfCredit.source}`,
+  String.raw`rate.?limit|throttl|\bquota|[a-z]_quota_(?:exceeded|exhausted|reached)\b|\b(?:tokens?|requests?)\b[^.]{0,30}?\b(?:in|within|during|over) the (?:last|past) (?:\d+ )?(?:seconds?|minutes?|hours?)\b|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day|week|month)\b|${allocationQuotaCode.source}|${planAllowanceUsedUp.source}|${usageLimitReached.source}|${wrappedPaymentRequired.source}|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|${planCapChinese.source}|${perPeriodAbbreviated.source}|too many requests|(?<!\b(?:sample|sampling|bit|frame|baud) )\brate exceeded\b|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|(?:\b|_)usage[ _]limit[ _]exceeded\b|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|(?<!采样)频率过高|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:account )?(?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${concurrencyCap.source}|${outOfCredit.source}`,
   'i',
 );
 // OpenAI's "exceeded your current quota" sends the reader to its error-codes guide (the billing error, decision 0064);
@@ -212,7 +217,10 @@ const rateLimitWords = new RegExp(
 // billing error too, though LiteLLM drops the link (decision 0064, a fortieth set).
 // The link may be cut where a log or report cuts the line ("read the docs: https://platform.openai.com/docs/guides/error-code"):
 // OpenAI's own docs host after the words says the same (decision 0064, a fifty-sixth set).
-const openAiBillingQuota = /exceeded your current quota\b[\s\S]{0,200}?(?:\berror-codes\b|\bplatform\.openai\.com\b)|\bOpenAIException\W{1,5}You exceeded your current quota\b/;
+// The OpenAI Python SDK names its vendor in its exception's module ("openai.RateLimitError: You exceeded your current quota"):
+// OpenAI's billing error as LiteLLM's prefix is; a bare "RateLimitError" any SDK may raise is not (decision 0064, a sixty-first set).
+const openAiBillingQuota =
+  /exceeded your current quota\b[\s\S]{0,200}?(?:\berror-codes\b|\bplatform\.openai\.com\b)|\b(?:OpenAIException|openai(?:\.error)?\.RateLimitError)\W{1,5}You exceeded your current quota\b/;
 // A quota that waiting a moment does not restore: daily caps, an exhausted balance. One-api relays' balance check names the
 // user's quota and its figures before "is not enough"; Tencent CloudBase says a token usage "exceeded quota limit" until
 // resources are bought (decision 0064, a thirty-eighth set). A token quota reached (watsonx's `token_quota_reached`, a plan's
@@ -220,7 +228,7 @@ const openAiBillingQuota = /exceeded your current quota\b[\s\S]{0,200}?(?:\berro
 // is a subscription plan's usage limit ("Token Plan usage limit reached"; decision 0064, a forty-eighth set). DashScope's
 // `FreeTierOnly` code says the free allowance is spent and only it was allowed (decision 0064, a fifty-fourth set).
 const exhaustedQuota = new RegExp(
-  String.raw`insufficient[_ ]quota|per[ _]?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\bfor the (?:month|week|day)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\bquota\b[^.\n]{0,60}?\bis not enough\b|\b(?:token )?usage exceeded (?:the |your )?quota limit\b|\bexceed_token_quota_limit\b|\btoken[ _]quota[ _](?:reached|exhausted|used[ _]up)\b|\bno (?:remaining )?(?:quota|credits?|balance) (?:remaining|left)\b|\bno remaining quota\b|\bplan(?:'s)? usage limit\b(?!\s+(?:is|of)\s+\d)|\busage_limit_reached\b|\bFreeTierOnly\b|${planAllowanceUsedUp.source}|${wrappedPaymentRequired.source}|\b[TR]PD\b|insufficient (?:account )?(?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${openAiBillingQuota.source}|${periodLimitExhausted.source}|${planCapChinese.source}|${outOfCredit.source}`,
+  String.raw`insufficient[_ ]quota|per[ _]?day|daily|monthly|weekly|(?:this|per|each|a) (?:month|week)\b|\bfor the (?:month|week|day)\b|\b\d+[- ]?hours?\b|billing (?:cycle|period)|quota (?:has been |is |was )?(?:used up|exhausted|depleted)|\bquota(?:[ _]is)?[ _]not[ _]enough\b|\bquota\b[^.\n]{0,60}?\bis not enough\b|\b(?:token )?usage exceeded (?:the |your )?quota limit\b|\bexceed_token_quota_limit\b|\btoken[ _]quota[ _](?:reached|exhausted|used[ _]up)\b|\bno (?:remaining )?(?:quota|credits?|balance) (?:remaining|left)\b|\bno remaining quota\b|\bplan(?:'s)? usage limit\b(?!\s+(?:is|of)\s+\d)|\busage_limit_reached\b|${usageLimitReached.source}|\bFreeTierOnly\b|${planAllowanceUsedUp.source}|${wrappedPaymentRequired.source}|\b[TR]PD\b|insufficient (?:account )?(?:balance|credits?|funds)|credit balance|billing hard limit|exceeded_current_quota_error|account [^.]{0,40}is not active|${openAiBillingQuota.source}|${periodLimitExhausted.source}|${planCapChinese.source}|${outOfCredit.source}`,
   'i',
 );
 // Words that make an error an overflow whatever its status: Anthropic answers 429 for a long-context
@@ -665,7 +673,7 @@ function classifyText(found: NormalizedError): Partial<ProviderErrorClassificati
     const numbers = rateLimitNumbers(text);
     // A request larger than the per-minute budget never fits, however long the caller waits.
     const neverFits = (numbers.reportedTokens !== undefined && numbers.limitTokens !== undefined && numbers.reportedTokens > numbers.limitTokens) || requestOverMinuteBudget.test(text);
-    const quotaText = windowResetStated.test(text) ? text.replace(usageWindowLength, ' ') : text;
+    const quotaText = windowResetStated.test(text) ? text.replace(usageWindowLength, ' ').replace(new RegExp(usageLimitReached.source, 'gi'), ' ') : text;
     return { kind: 'rate_limit', ...numbers, retryable: !neverFits && !exhaustedQuota.test(quotaText) };
   }
   if (perRequestCap.test(text)) {
