@@ -12,6 +12,8 @@ describeHeldOutSet(entries, {
   // Decision 0064, "A sixtieth set": the threads read held no uncited body of these kinds for the families left out, or
   // only bodies earlier fixtures already hold (Groq's per-minute template, Azure's token rate limit).
   families: familiesExcept('cerebras', 'vertex', 'mistral', 'groq', 'xai', 'together', 'fireworks', 'azure', 'ollama'),
-  untouched: '26 of 29: real 26 of 29, tests 0 of 0, token figures 21 of 23',
-  untouchedWrong: 3,
+  // As first labelled and committed: 26 of 29. One label was then corrected to decision 0064's reading of OpenAI's
+  // "(X in the messages, Y in the completion)" sentence; the untouched classifier had read it so.
+  untouched: '27 of 29 after one label was corrected (26 of 29 as first labelled): real 27 of 29, tests 0 of 0, token figures 21 of 23',
+  untouchedWrong: 2,
 });
