@@ -200,6 +200,11 @@ const windowResetStated = /\bresets? (?:in|after)\s+\d/i;
 // limit counted per minute is a burst, and an agent's own tool, command or step budget no provider's (decision 0064, a
 // sixty-first set).
 const usageLimitReached = /(?<!\b(?:tool|command|function|step|turn|iteration)s? )\busage limit (?:has been |was |is )?(?:reached|hit)\b(?![^.]{0,20}?\b(?:minute|second|min|sec)s?\b)/i;
+// A token or request limit stated with the period it counts ("Token limit (500,000 per day) exceeded.", a gateway under 500):
+// a rate limit, and a quota where the period is a day or longer. A limit with no period ("Token limit (4096) exceeded") is
+// no rate limit, and neither is a count per request or per turn (decision 0064, a sixtieth set).
+const periodStatedLimit =
+  /\b(?:tokens?|requests?|messages?) limit\s*(?:\(\s*|of\s+)[\d,.]+\s*(?:tokens?\s+|requests?\s+|messages?\s+)?(?:per|a|\/)\s*(?:min(?:ute)?|hour|day|week|month)\)?\s*(?:has been |was |is )?(?:exceeded|reached|hit)\b/;
 const allocationQuotaCode = /\b(?:Throttling\.)?AllocationQuota(?:\.\w+)?\b/;
 // Words only a rate limit or a quota uses. Tried first: a rate-limit body may ask to "reduce the prompt length". A quota
 // named as a snake_case code ("token_quota_exceeded", Cerebras), and tokens or requests counted "in the last minute", are
@@ -208,7 +213,7 @@ const allocationQuotaCode = /\b(?:Throttling\.)?AllocationQuota(?:\.\w+)?\b/;
 // Tokens or requests per week or month ("Tokens per month exceeded.", Mistral) are a
 // quota as per day is (decision 0064, a fifty-fourth set).
 const rateLimitWords = new RegExp(
-  String.raw`rate.?limit|throttl|\bquota|[a-z]_quota_(?:exceeded|exhausted|reached)\b|\b(?:tokens?|requests?)\b[^.]{0,30}?\b(?:in|within|during|over) the (?:last|past) (?:\d+ )?(?:seconds?|minutes?|hours?)\b|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day|week|month)\b|${allocationQuotaCode.source}|${planAllowanceUsedUp.source}|${usageLimitReached.source}|${wrappedPaymentRequired.source}|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|${planCapChinese.source}|${perPeriodAbbreviated.source}|too many requests|(?<!\b(?:sample|sampling|bit|frame|baud) )\brate exceeded\b|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|(?:\b|_)usage[ _]limit[ _]exceeded\b|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|(?<!采样)频率过高|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:account )?(?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${concurrencyCap.source}|${outOfCredit.source}`,
+  String.raw`rate.?limit|throttl|\bquota|[a-z]_quota_(?:exceeded|exhausted|reached)\b|\b(?:tokens?|requests?)\b[^.]{0,30}?\b(?:in|within|during|over) the (?:last|past) (?:\d+ )?(?:seconds?|minutes?|hours?)\b|\brequests? limit (?:exceeded|reached)|resource.?exhausted|\bresources? (?:has|have) been exhausted\b|(?:tokens?|requests?) per (?:min|minute|hour|day|week|month)\b|${allocationQuotaCode.source}|${planAllowanceUsedUp.source}|${usageLimitReached.source}|${periodStatedLimit.source}|${wrappedPaymentRequired.source}|\b[TR]P[MD]\b|insufficient_quota|\bexceeded_current_quota(?:_error)?\b|${periodLimitExhausted.source}|${planCapChinese.source}|${perPeriodAbbreviated.source}|too many requests|(?<!\b(?:sample|sampling|bit|frame|baud) )\brate exceeded\b|per[- ]model limit|for this (?:minute|hour|day)\b|usage limit (?:reached|for)|(?:\b|_)usage[ _]limit[ _]exceeded\b|hit your (?:[\w.-]+ )?usage limit|(?:hit|reached) your (?:(?:rate|request|session|weekly|daily|monthly|hourly|plan|subscription) )?limit\b|速率限制|限流|(?:过于|太|过度)频繁|频率超限|(?<!采样)频率过高|并发(?:数)?(?:超限|过高)|request rate (?:increased |rose |grew |is |was )?too (?:quickly|fast|high)|\blimit_burst_rate\b|insufficient (?:account )?(?:balance|credits?|funds)|too many (?:concurrent |simultaneous |parallel )?(?:requests|connections)|${concurrencyCap.source}|${outOfCredit.source}`,
   'i',
 );
 // OpenAI's "exceeded your current quota" sends the reader to its error-codes guide (the billing error, decision 0064);
@@ -292,6 +297,9 @@ const overflowWords = [
   /\b(?:exceed\w*|greater than|longer than|larger than|bigger than|more than)\s+(?:[\w'’]+\W+){0,6}?(?:context|max(?:imum)? (?:allowed )?(?:prompt |input |context |model |sequence )?length|maxlength|maximum number of tokens)/i,
   // "Request exceeds the maximum allowed input tokens" (Gemini's wording as a Go agent's test gives it)
   /\bexceed\w*\s+(?:the\s+)?max(?:imum)?\s+(?:allowed\s+)?(?:number of\s+)?(?:input|prompt)\s+tokens\b/i,
+  // A server that cannot cut the input down to its window: "Cannot truncate to 89998, required 355220" (Google's AI Studio
+  // backend through a proxy; decision 0064, a sixtieth set). A file or a table truncated is no prompt's overflow.
+  /\bcannot truncate (?:(?:the )?(?:prompt|input|context|conversation|messages?) )?to \d+(?: tokens)?\W{1,3}required \d+/i,
   // LM Studio: "Trying to keep the first 5000 tokens when context length is 4096" (decision 0064, a thirty-fourth set)
   /\bkeep the first \d+ tokens when (?:the )?context\b/i,
   /reduce the length of (?:the |your )?(?:messages|prompt|input)|\breduce (?:the |your )?(?:input|prompt) (?:size|length)\b/i,
@@ -468,6 +476,7 @@ const limitPatterns = [
   // "lenght": a misspelling some OpenAI-compatible servers (Mistral's, through LiteLLM) send
   /context (?:length|lenght|window|size|limit)(?: is| of)?(?: only)?:?\s*\(?(\d+)/i,
   /n_ctx\W{1,3}(\d+)/i,
+  /\bcannot truncate (?:(?:the )?(?:prompt|input|context|conversation|messages?) )?to (\d+)/i,
   // llama.cpp's embedding and rerank servers: an input over the physical batch, "(current batch size: 8192)" (decision 0064, a forty-eighth set)
   /\bcurrent (?:physical )?batch size\W{1,3}(\d+)/i,
   /(\d+) maximum\b/i,
@@ -509,6 +518,7 @@ const reportedPatterns = [
   /(?:requested tokens|requested|you request|request contains|resulted in|token count of|token count|received|actual:|current length is|input length|prompt contains|too long|too large|n_prompt_tokens|n_keep|contains)\W{0,3}(?:about |at least )?\(?(\d+)/i,
   /\b(?:prompt|input|message|request) (?:is|of|has)\W{0,3}(\d+) (?:input |prompt )?tokens/i,
   /\bnumber of (?:input |prompt )?tokens\W{0,3}(\d+)/i,
+  /\bto \d+(?: tokens)?\W{1,3}required (\d+)/i,
   /\bkeep the first (\d+) tokens/i,
   /\btoken count (?:is|of)\s+(\d+)/i,
   /length\W{0,3}(\d+)/i,
