@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstSentence, firstSentenceAndDirectives, sentenceStarts } from './first-sentence.ts';
+import { firstSentence, firstSentenceAndDirectives, sentenceStarts, statesCondition } from './first-sentence.ts';
 
 describe('firstSentence', () => {
   it.each([
@@ -83,5 +83,47 @@ describe('firstSentenceAndDirectives', () => {
   ])('%s', (_case, text, expected) => {
     expect(firstSentenceAndDirectives(text)).toBe(expected);
     expect(firstSentenceAndDirectives(expected)).toBe(expected);
+  });
+});
+
+describe('firstSentenceAndDirectives on sentences that say when a parameter counts', () => {
+  it.each([
+    ['keeps "Required for" an operation', 'The sprint ID. Taken from the board. Required for close_sprint and move_issue.', 'The sprint ID. Required for close_sprint and move_issue.'],
+    ['keeps "Required when" with a list after a colon', 'Target folder. Defaults to the root. Required when: action is copy.', 'Target folder. Required when: action is copy.'],
+    [
+      'keeps "Required if" and "Required unless"',
+      'Body text. Markdown allowed. Required if title is empty. Required unless template is set.',
+      'Body text. Required if title is empty. Required unless template is set.',
+    ],
+    [
+      'keeps "Only used when" and "only applies to"',
+      'Page size. Between 1 and 50. Only used when mode is list. This only applies to paged results.',
+      'Page size. Only used when mode is list. This only applies to paged results.',
+    ],
+    [
+      'keeps "Ignored unless" and "ignored otherwise"',
+      'Reviewer email. From the directory. Ignored unless notify is true. Needed for invites; ignored otherwise.',
+      'Reviewer email. Ignored unless notify is true. Needed for invites; ignored otherwise.',
+    ],
+    ['keeps a sentence that opens on its use', 'Revision number. Found in the history. Used for: restore, diff.', 'Revision number. Used for: restore, diff.'],
+    ['keeps "If X is given, this is ignored"', 'Search text. Matched on titles. If an id is given, this parameter is ignored.', 'Search text. If an id is given, this parameter is ignored.'],
+    ['keeps "Cannot be used with"', 'Start date. ISO 8601. Cannot be used with range.', 'Start date. Cannot be used with range.'],
+    [
+      'keeps "Works only when" and "Not needed for"',
+      'Column list. Comma separated. Works only when detail is on. Not needed for exports.',
+      'Column list. Works only when detail is on. Not needed for exports.',
+    ],
+    ['still drops sentences that only describe', 'Label text. It is only used as a display name. Used as the title.', 'Label text.'],
+  ])('%s', (_case, text, expected) => {
+    expect(firstSentenceAndDirectives(text)).toBe(expected);
+    expect(firstSentenceAndDirectives(expected)).toBe(expected);
+  });
+
+  it('reads a condition wherever it sits in the sentence, not "required" or "only" alone', () => {
+    expect(statesCondition('This property is required when a user is created.')).toBe(true);
+    expect(statesCondition('Applicable to premium plans only.')).toBe(true);
+    expect(statesCondition('Required.')).toBe(false);
+    expect(statesCondition('Returns only open issues.')).toBe(false);
+    expect(statesCondition('The only accepted value is "json".')).toBe(false);
   });
 });
