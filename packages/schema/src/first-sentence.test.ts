@@ -124,6 +124,7 @@ describe('firstSentenceAndDirectives on sentences that say when a parameter coun
     expect(statesCondition('Applicable to premium plans only.')).toBe(true);
     expect(statesCondition('Required.')).toBe(false);
     expect(statesCondition('Returns only open issues.')).toBe(false);
+    expect(statesCondition('Used to identify the row.')).toBe(false);
     expect(statesCondition('The only accepted value is "json".')).toBe(false);
   });
 });

@@ -139,7 +139,8 @@ const condition = new RegExp(
     // "Used only when", "Works only when includeColumns is true"
     String.raw`\b${counts}\s+only\s+${when}\b`,
     // A sentence that opens on it: "Used for: get, list.", "Used when reordering items.", "Applicable to OS disks only."
-    String.raw`^(?:used|applies|applicable|relevant|valid)\s+(?:only\s+)?${when}\b`,
+    // ("Used to identify the row." says what the parameter is for, not when it counts.)
+    String.raw`^(?:used\s+(?:only\s+)?(?!to\b)|(?:applies|applicable|relevant|valid)\s+(?:only\s+)?)${when}\b`,
     // "Ignored unless sendNotificationEmail is true.", "is ignored for PNG", "ignored otherwise"
     String.raw`\bignored\s+(?:for|when|if|unless|with|in|on|otherwise|except)\b`,
     // "If `send_digits` is provided, this parameter is ignored.", "If `dynamic` is false, this is required."
