@@ -78,7 +78,7 @@ describe('firstSentenceAndDirectives', () => {
     ['is the first sentence alone when nothing later directs', 'Issue title. Keep it short.', 'Issue title.'],
     ['does not repeat a directive first sentence', 'Must be a directory. It must already exist.', 'Must be a directory. It must already exist.'],
     ['keeps text without a sentence end whole', 'branch name', 'branch name'],
-    ['keeps a later Chinese "do not", with no space after the full stop', '查询地域。仅用于列表。不要据此判定该地域没有环境。', '查询地域。不要据此判定该地域没有环境。'],
+    ['keeps a later Chinese "do not", with no space after the full stop', '查询地域。默认为上海。不要据此判定该地域没有环境。', '查询地域。不要据此判定该地域没有环境。'],
     ['keeps Chinese "must" and "forbidden"', '环境 ID。绑定后生效。必须先登录。禁止传入空值。', '环境 ID。必须先登录。禁止传入空值。'],
   ])('%s', (_case, text, expected) => {
     expect(firstSentenceAndDirectives(text)).toBe(expected);
@@ -113,6 +113,12 @@ describe('firstSentenceAndDirectives on sentences that say when a parameter coun
       'Column list. Comma separated. Works only when detail is on. Not needed for exports.',
       'Column list. Works only when detail is on. Not needed for exports.',
     ],
+    [
+      'keeps Chinese "required when" and "only valid when", with no space after the full stop',
+      '环境 ID。默认当前环境。action=delete 时必填。仅 action=list 时有效。',
+      '环境 ID。action=delete 时必填。仅 action=list 时有效。',
+    ],
+    ['keeps a Chinese "is ignored", not "real time" or "timeout"', '查询地域。实时生效。超时返回空。传入 id 时该参数会被忽略。', '查询地域。传入 id 时该参数会被忽略。'],
     ['still drops sentences that only describe', 'Label text. It is only used as a display name. Used as the title.', 'Label text.'],
   ])('%s', (_case, text, expected) => {
     expect(firstSentenceAndDirectives(text)).toBe(expected);

@@ -149,6 +149,12 @@ const condition = new RegExp(
     String.raw`\b(?:cannot|can't|can not) be (?:used|combined|set|specified|provided|given)\s+(?:with|together|alongside|when|if|unless)\b`,
     // "Not used for 'domain'", "not applicable when"
     String.raw`\bnot\s+(?:used|needed|required|applicable|relevant|supported|allowed)\s+(?:for|when|if|with|unless|in|on)\b`,
+    // Chinese, which has no word boundaries: "action=set_env 时必填" (required when), "仅 action=list 时有效" (only
+    // valid when), "仅适用于" / "仅用于" (only applies to / used for), "该参数会被忽略" (is ignored). Not after 实, 即, 及,
+    // 随, 定, 超, 同 (实时 "real time", 超时 "timeout", 同时 "at the same time" are words of their own).
+    '(?<![实即及随定超同])时(?:必填|必传|必需|必须|需要|需传|有效|生效|可选|可省略|使用|适用|忽略|无效)',
+    '(?:仅|只)(?:在|当|对|用于|适用|作用于)',
+    '被忽略',
   ].join('|'),
   'i',
 );
@@ -157,8 +163,8 @@ const condition = new RegExp(
  * Whether a sentence says under which condition a parameter is required, used or ignored ("Required for
  * get_team_capacity.", "Required when action is create.", "Only used when method is list.", "Only applies to
  * mode=info.", "Ignored unless wait is true.", "If `url` is given, this is ignored.", "Cannot be used with
- * filter."). A schema's `required` list cannot say this, so trimming keeps it (see {@link firstSentenceAndDirectives}).
- * English only.
+ * filter."), or the same in Chinese ("action=set_env 时必填。", "仅 action=list 时有效。", "该参数会被忽略。"). A
+ * schema's `required` list cannot say this, so trimming keeps it (see {@link firstSentenceAndDirectives}).
  * @example statesCondition('Required for create and update.') // true
  * @example statesCondition('Required for accurate results.') // true (read as a condition too)
  * @example statesCondition('Used as a label.') // false
