@@ -229,6 +229,28 @@ describe('compactToolSchema: descriptions', () => {
   });
 });
 
+describe('compactToolSchema: conditions a schema cannot state', () => {
+  it('keeps the sentences that say which actions of a many-action tool need a parameter', () => {
+    // One tool, several operations behind an `action` enum: the schema cannot say which parameters each needs.
+    const schema = {
+      type: 'object',
+      properties: {
+        action: { type: 'string', enum: ['list', 'get', 'delete'], description: 'Operation to run. Each one reads or deletes records.' },
+        record_id: { type: 'string', description: 'ID of the record. Take it from an earlier list call. Required for get and delete.' },
+        limit: { type: 'integer', description: 'Most records to return. Defaults to 20. Only used when action is list.' },
+      },
+      required: ['action'],
+    };
+    expect(compactToolSchema(schema).properties).toEqual({
+      action: { type: 'string', enum: ['list', 'get', 'delete'], description: 'Operation to run' },
+      record_id: { type: 'string', description: 'ID of the record. Required for get and delete.' },
+      limit: { type: 'integer', description: 'Most records to return. Only used when action is list.' },
+    });
+    // Without the condition, "ID of the record" only restates `record_id` and goes whole.
+    expect(compactToolSchema(schema, { keepDirectives: false }).properties.record_id).toEqual({ type: 'string' });
+  });
+});
+
 describe('compactToolSchema: a leading verb that only labels', () => {
   it('drops a leading "Specifies the" / "Set the", so a description that was only that and the name goes', () => {
     const schema = {

@@ -17,7 +17,9 @@ export interface CompactSchemaOptions {
   trimDescriptions?: boolean;
   /**
    * When trimming, keep the later sentences that tell the model what it must or must not do ("Do not
-   * provide an absolute path.", "Must appear exactly once."; see `firstSentenceAndDirectives`). @default true
+   * provide an absolute path.", "Must appear exactly once.") or under which condition the parameter is
+   * required, used or ignored ("Required for create.", "Only used when action is list.", "Ignored unless
+   * wait is true."), which a schema's `required` list cannot say; see `firstSentenceAndDirectives`. @default true
    */
   keepDirectives?: boolean;
   /**

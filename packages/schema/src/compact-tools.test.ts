@@ -215,6 +215,20 @@ describe('compactTools: a closing every description repeats', () => {
     }
   });
 
+  it('tidies what is left once the closing goes: indentation it hid, flush left after indented template literals', () => {
+    const closing = 'NOTE: This server is deprecated. Tell the user to migrate.';
+    // Each description an indented template literal with its own steps; the same note appended flush left.
+    const indented = (what: string) => `\n    Gets ${what}.\n\n    Steps:\n    1. Ask for the ${what}.\n       - Use its URL, ${what}, if given.\n    \n\n${closing}`;
+    const tidied = (what: string) => `Gets ${what}.\n\nSteps:\n1. Ask for the ${what}.\n   - Use its URL, ${what}, if given.`;
+    const tools = [tool('logs', indented('build logs')), tool('tests', indented('test results')), tool('status', indented('pipeline status'))];
+    const result = compactToolsChecked(tools);
+    expect(result.sharedEnding).toBe(closing);
+    expect(result.tools.map((entry) => entry.description)).toEqual([`${tidied('build logs')}\n\n${closing}`, tidied('test results'), tidied('pipeline status')]);
+    expect(compactTools(result.tools)).toEqual(result.tools);
+    // Kept as written, less the closing, when tidying is off.
+    expect(compactTools(tools, { tidyToolDescriptions: false })[1]!.description).toBe(indented('test results').slice(0, -closing.length).trimEnd());
+  });
+
   it('does not cut inside a sentence, and can be turned off', () => {
     const tools = [tool('a', 'Reads the file. Python 3 syntax.'), tool('b', 'Writes it in Python 3 syntax.'), tool('c', 'Lists all. Python 3 syntax.')];
     expect(compactTools(tools)).toEqual(tools);

@@ -94,7 +94,13 @@ export interface ToolsCompaction<Tool> {
 
 function compactToolDescription(description: string, options: CompactToolsOptions): string {
   if (options.trimToolDescriptions) return collapseWhitespace(stripEmphasis(firstSentence(description)));
-  return options.tidyToolDescriptions === false ? description : compactDataBlocks(tidyWhitespace(description));
+  return tidyToolDescription(description, options);
+}
+
+/** A tool description kept whole, tidied (`tidyToolDescriptions`); a trimmed one is already one line. */
+function tidyToolDescription(description: string, options: CompactToolsOptions): string {
+  if (options.trimToolDescriptions || options.tidyToolDescriptions === false) return description;
+  return compactDataBlocks(tidyWhitespace(description));
 }
 
 /**
@@ -166,7 +172,7 @@ export function compactToolsChecked<Tool>(tools: readonly Tool[], options: Compa
     result.tools.push((shape === 'mcp' ? withoutVacuousMcpFields(compacted, options) : compacted) as Tool);
     result.outcomes.push('compacted');
   });
-  if (options.dedupeSharedEnding ?? true) sayEndingOnce(result);
+  if (options.dedupeSharedEnding ?? true) sayEndingOnce(result, options);
   if (options.dedupeSharedParameters) describeParametersOnce(result);
   return result;
 }
@@ -252,8 +258,13 @@ function sharedEnding(descriptions: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** The set-wide step on compacted tool descriptions: a closing every one repeats is said once. */
-function sayEndingOnce<Tool>(result: ToolsCompaction<Tool>): void {
+/**
+ * The set-wide step on compacted tool descriptions: a closing every one repeats is said once. The text before
+ * it is tidied again without it: a closing appended flush left to indented template literals hid the
+ * indentation they share from `tidyWhitespace`, so that indentation goes only once the closing is cut off (the
+ * first tool keeps its closing after its tidied text).
+ */
+function sayEndingOnce<Tool>(result: ToolsCompaction<Tool>, options: CompactToolsOptions): void {
   const compacted = result.tools.flatMap((tool, index) => {
     if (result.outcomes[index] !== 'compacted') return [];
     const shape = toolShape(tool)!;
@@ -265,10 +276,14 @@ function sayEndingOnce<Tool>(result: ToolsCompaction<Tool>): void {
   const ending = everyDescribed ? sharedEnding(compacted.map(({ description }) => description)) : undefined;
   if (ending === undefined) return;
   result.sharedEnding = ending;
-  for (const { index, tool, shape, parts, description } of compacted.slice(1)) {
-    const text = description.slice(0, -ending.length).trimEnd();
+  compacted.forEach(({ index, tool, shape, parts, description }, position) => {
+    const before = description.slice(0, -ending.length);
+    const body = tidyToolDescription(before.trimEnd(), options);
+    // The first tool says the closing, after the white space that separated it.
+    const text = position === 0 ? body + before.slice(before.trimEnd().length) + ending : body;
+    if (text === description) return;
     result.tools[index] = withToolParts(tool, shape, { description: text, schema: parts.schema, hasSchema: parts.hasSchema }) as Tool;
-  }
+  });
 }
 
 /** The set-wide step on compacted input schemas: a parameter many tools declare alike is described once. */

@@ -14,6 +14,11 @@ describe('tidyWhitespace', () => {
     // Indentation a template literal left on every line after the first goes; nesting stays.
     expect(tidyWhitespace('Runs a command.\n\n      Guidelines:\n      - Quiet flags\n        - npm --silent')).toBe('Runs a command.\n\nGuidelines:\n- Quiet flags\n  - npm --silent');
   });
+
+  it('empties a line of spaces only, even when no indentation is shared', () => {
+    // The unindented last line keeps the indentation of the others; the blank "    " lines still go.
+    expect(tidyWhitespace('Runs.\n    - one\n    \n    - two\n  \t\n\nNote.')).toBe('Runs.\n    - one\n\n    - two\n\nNote.');
+  });
 });
 
 describe('compactDataBlocks', () => {

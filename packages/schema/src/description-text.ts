@@ -27,6 +27,8 @@ export function tidyWhitespace(text: string): string {
     .split('\n')
     .map((line) => {
       const indent = /^[ \t]*/.exec(line)![0];
+      // A line of white space only is all trailing space: it goes, indentation and all.
+      if (indent.length === line.length) return '';
       return (
         indent +
         line

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstSentence, firstSentenceAndDirectives, sentenceStarts } from './first-sentence.ts';
+import { firstSentence, firstSentenceAndDirectives, sentenceStarts, statesCondition } from './first-sentence.ts';
 
 describe('firstSentence', () => {
   it.each([
@@ -78,10 +78,59 @@ describe('firstSentenceAndDirectives', () => {
     ['is the first sentence alone when nothing later directs', 'Issue title. Keep it short.', 'Issue title.'],
     ['does not repeat a directive first sentence', 'Must be a directory. It must already exist.', 'Must be a directory. It must already exist.'],
     ['keeps text without a sentence end whole', 'branch name', 'branch name'],
-    ['keeps a later Chinese "do not", with no space after the full stop', '查询地域。仅用于列表。不要据此判定该地域没有环境。', '查询地域。不要据此判定该地域没有环境。'],
+    ['keeps a later Chinese "do not", with no space after the full stop', '查询地域。默认为上海。不要据此判定该地域没有环境。', '查询地域。不要据此判定该地域没有环境。'],
     ['keeps Chinese "must" and "forbidden"', '环境 ID。绑定后生效。必须先登录。禁止传入空值。', '环境 ID。必须先登录。禁止传入空值。'],
   ])('%s', (_case, text, expected) => {
     expect(firstSentenceAndDirectives(text)).toBe(expected);
     expect(firstSentenceAndDirectives(expected)).toBe(expected);
+  });
+});
+
+describe('firstSentenceAndDirectives on sentences that say when a parameter counts', () => {
+  it.each([
+    ['keeps "Required for" an operation', 'The sprint ID. Taken from the board. Required for close_sprint and move_issue.', 'The sprint ID. Required for close_sprint and move_issue.'],
+    ['keeps "Required when" with a list after a colon', 'Target folder. Defaults to the root. Required when: action is copy.', 'Target folder. Required when: action is copy.'],
+    [
+      'keeps "Required if" and "Required unless"',
+      'Body text. Markdown allowed. Required if title is empty. Required unless template is set.',
+      'Body text. Required if title is empty. Required unless template is set.',
+    ],
+    [
+      'keeps "Only used when" and "only applies to"',
+      'Page size. Between 1 and 50. Only used when mode is list. This only applies to paged results.',
+      'Page size. Only used when mode is list. This only applies to paged results.',
+    ],
+    [
+      'keeps "Ignored unless" and "ignored otherwise"',
+      'Reviewer email. From the directory. Ignored unless notify is true. Needed for invites; ignored otherwise.',
+      'Reviewer email. Ignored unless notify is true. Needed for invites; ignored otherwise.',
+    ],
+    ['keeps a sentence that opens on its use', 'Revision number. Found in the history. Used for: restore, diff.', 'Revision number. Used for: restore, diff.'],
+    ['keeps "If X is given, this is ignored"', 'Search text. Matched on titles. If an id is given, this parameter is ignored.', 'Search text. If an id is given, this parameter is ignored.'],
+    ['keeps "Cannot be used with"', 'Start date. ISO 8601. Cannot be used with range.', 'Start date. Cannot be used with range.'],
+    [
+      'keeps "Works only when" and "Not needed for"',
+      'Column list. Comma separated. Works only when detail is on. Not needed for exports.',
+      'Column list. Works only when detail is on. Not needed for exports.',
+    ],
+    [
+      'keeps Chinese "required when" and "only valid when", with no space after the full stop',
+      '环境 ID。默认当前环境。action=delete 时必填。仅 action=list 时有效。',
+      '环境 ID。action=delete 时必填。仅 action=list 时有效。',
+    ],
+    ['keeps a Chinese "is ignored", not "real time" or "timeout"', '查询地域。实时生效。超时返回空。传入 id 时该参数会被忽略。', '查询地域。传入 id 时该参数会被忽略。'],
+    ['still drops sentences that only describe', 'Label text. It is only used as a display name. Used as the title.', 'Label text.'],
+  ])('%s', (_case, text, expected) => {
+    expect(firstSentenceAndDirectives(text)).toBe(expected);
+    expect(firstSentenceAndDirectives(expected)).toBe(expected);
+  });
+
+  it('reads a condition wherever it sits in the sentence, not "required" or "only" alone', () => {
+    expect(statesCondition('This property is required when a user is created.')).toBe(true);
+    expect(statesCondition('Applicable to premium plans only.')).toBe(true);
+    expect(statesCondition('Required.')).toBe(false);
+    expect(statesCondition('Returns only open issues.')).toBe(false);
+    expect(statesCondition('Used to identify the row.')).toBe(false);
+    expect(statesCondition('The only accepted value is "json".')).toBe(false);
   });
 });

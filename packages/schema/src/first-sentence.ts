@@ -122,16 +122,71 @@ export function firstSentence(text: string, options: { minWords?: number } = {})
 // boundaries to match at.
 const directive = /\b(?:always|never|must|do not|don't|ensure|make sure|important|critical|llms?)\b|必须|务必|不要|不得|不能|请勿|切勿|禁止|严禁|只能|仅限|确保|注意|重要/i;
 
+// Verbs and adjectives a sentence uses to say where a parameter counts: "only used when", "applies only to".
+const counts = '(?:used|applies|apply|applicable|relevant|valid|meaningful|needed|required|allowed|supported|settable|available|honou?red|effective|considered|works?)';
+// Words that open the condition itself: "for create", "when type is 'user'", "unless body is provided".
+const when = '(?:for|when|if|unless|with|in|on|to|by|after|before|while)';
+
+// A sentence that says under which condition the parameter is required, used or ignored. A schema cannot say
+// "required when action is create" (the tool declares one flat object), so on tools that fold several operations
+// into an `action` or `method` enum this sentence is what tells the model which parameters a call needs.
+const condition = new RegExp(
+  [
+    // "Required for create and update", "Mandatory when exact is false", "Not needed for 'text'", "Required unless body is provided"
+    String.raw`\b(?:required|mandatory|needed)\s+(?:only\s+)?(?:for|when|if|unless|by|with|in|on)\b`,
+    // "Only used when", "Only applies to mode=info", "This parameter is only needed if", "Only valid for"
+    String.raw`\bonly\s+${counts}\s+${when}\b`,
+    // "Used only when", "Works only when includeColumns is true"
+    String.raw`\b${counts}\s+only\s+${when}\b`,
+    // A sentence that opens on it: "Used for: get, list.", "Used when reordering items.", "Applicable to OS disks only."
+    // ("Used to identify the row." says what the parameter is for, not when it counts.)
+    String.raw`^(?:used\s+(?:only\s+)?(?!to\b)|(?:applies|applicable|relevant|valid)\s+(?:only\s+)?)${when}\b`,
+    // "Ignored unless sendNotificationEmail is true.", "is ignored for PNG", "ignored otherwise"
+    String.raw`\bignored\s+(?:for|when|if|unless|with|in|on|otherwise|except)\b`,
+    // "If `send_digits` is provided, this parameter is ignored.", "If `dynamic` is false, this is required."
+    String.raw`^(?:if|when|unless)\b[^.;]*\b(?:ignored|required|mandatory)\b`,
+    // "Cannot be used with insert_after.", "Can't be combined with filter."
+    String.raw`\b(?:cannot|can't|can not) be (?:used|combined|set|specified|provided|given)\s+(?:with|together|alongside|when|if|unless)\b`,
+    // "Not used for 'domain'", "not applicable when"
+    String.raw`\bnot\s+(?:used|needed|required|applicable|relevant|supported|allowed)\s+(?:for|when|if|with|unless|in|on)\b`,
+    // Chinese, which has no word boundaries: "action=set_env 时必填" (required when), "仅 action=list 时有效" (only
+    // valid when), "仅适用于" / "仅用于" (only applies to / used for), "该参数会被忽略" (is ignored). Not after 实, 即, 及,
+    // 随, 定, 超, 同 (实时 "real time", 超时 "timeout", 同时 "at the same time" are words of their own).
+    '(?<![实即及随定超同])时(?:必填|必传|必需|必须|需要|需传|有效|生效|可选|可省略|使用|适用|忽略|无效)',
+    '(?:仅|只)(?:在|当|对|用于|适用|作用于)',
+    '被忽略',
+  ].join('|'),
+  'i',
+);
+
+/**
+ * Whether a sentence says under which condition a parameter is required, used or ignored ("Required for
+ * get_team_capacity.", "Required when action is create.", "Only used when method is list.", "Only applies to
+ * mode=info.", "Ignored unless wait is true.", "If `url` is given, this is ignored.", "Cannot be used with
+ * filter."), or the same in Chinese ("action=set_env 时必填。", "仅 action=list 时有效。", "该参数会被忽略。"). A
+ * schema's `required` list cannot say this, so trimming keeps it (see {@link firstSentenceAndDirectives}).
+ * @example statesCondition('Required for create and update.') // true
+ * @example statesCondition('Required for accurate results.') // true (read as a condition too)
+ * @example statesCondition('Used as a label.') // false
+ */
+export function statesCondition(sentence: string): boolean {
+  return condition.test(sentence.trim());
+}
+
 /**
  * The first sentence of a description (as {@link firstSentence} cuts it), followed by every later sentence
  * that tells the model what it must or must not do: one with "always", "never", "must", "do not", "don't",
  * "ensure", "make sure", "important" or "critical", or one that names the model as "LLM" ("Note to LLM:
- * use the indexes tool first."), or Chinese words of the same sense (必须, 务必, 不要, 禁止, 只能, 确保, 注意…). The
- * sentences kept are joined with one space (none after `。`, `！` or `？`).
+ * use the indexes tool first."), or Chinese words of the same sense (必须, 务必, 不要, 禁止, 只能, 确保, 注意…); and
+ * every later sentence that says under which condition the parameter is required, used or ignored
+ * ("Required for create.", "Only used when method is list.", "Ignored unless wait is true.": see
+ * {@link statesCondition}). The sentences kept are joined with one space (none after `。`, `！` or `？`).
  * @example
  * ```ts
  * firstSentenceAndDirectives('The organization ID. Found in the settings. Always ask the user.');
  * // 'The organization ID. Always ask the user.'
+ * firstSentenceAndDirectives('The team name. Defaults to the project team. Required for get_team_capacity.');
+ * // 'The team name. Required for get_team_capacity.'
  * ```
  */
 export function firstSentenceAndDirectives(text: string): string {
@@ -142,7 +197,7 @@ export function firstSentenceAndDirectives(text: string): string {
   starts.forEach((start, index) => {
     if (start < leadEnd) return;
     const sentence = text.slice(start, starts[index + 1] ?? text.length).trim();
-    if (directive.test(sentence)) kept.push(sentence);
+    if (directive.test(sentence) || statesCondition(sentence)) kept.push(sentence);
   });
   // Sentences after a CJK mark follow it without a space, as they were written.
   return kept.reduce((joined, sentence) => (cjkSentenceMarks.has(joined.at(-1) ?? '') ? joined + sentence : `${joined} ${sentence}`));

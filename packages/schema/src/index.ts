@@ -28,7 +28,7 @@ export { collapseWhitespace, compactDataBlocks, dropRequirednessNote, stripEmpha
 export { moveDocstringArgs } from './docstring-args.ts';
 export { minSharedSubschemaLength, shareRepeatedSubschemas } from './repeated-subschemas.ts';
 export { dropUnusedDefinitions, dropUnusedRootId } from './unused-definitions.ts';
-export { firstSentence, firstSentenceAndDirectives, sentenceStarts } from './first-sentence.ts';
+export { firstSentence, firstSentenceAndDirectives, sentenceStarts, statesCondition } from './first-sentence.ts';
 export { type InspectSchemaOptions, inspectSchema, type SchemaInspection, type SchemaIssue } from './inspect-schema.ts';
 export { type NormalizedTools, normalizeToolsInput, type ToolsContainer } from './normalize-tools-input.ts';
 export { dropRestatedNotes, restatesSchema } from './redundant-description.ts';
