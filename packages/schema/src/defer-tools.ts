@@ -163,6 +163,19 @@ function* transcriptActions(messages: readonly Message[], searchToolName: string
   }
 }
 
+/** `deferTools`' own options, checked, with their defaults. */
+function deferOptions(tools: unknown, options: DeferToolsOptions): { searchToolName: string; alwaysLoaded: readonly string[]; limit: number } {
+  if (!Array.isArray(tools)) invalid(`deferTools takes an array of tools, got ${tools === null ? 'null' : typeof tools}`);
+  const searchToolName = options.searchToolName ?? 'search_tools';
+  if (typeof searchToolName !== 'string' || searchToolName.trim() === '') invalid(`deferTools searchToolName must be a tool name, got ${JSON.stringify(searchToolName)}`);
+  // A string would be read letter by letter ("alwaysLoaded names "r"" for 'read_file').
+  const alwaysLoaded: unknown = options.alwaysLoaded ?? [];
+  if (!Array.isArray(alwaysLoaded) || !alwaysLoaded.every((name) => typeof name === 'string')) invalid(`deferTools alwaysLoaded must be an array of tool names, got ${JSON.stringify(alwaysLoaded)}`);
+  const limit = options.limit ?? 5;
+  if (!Number.isInteger(limit) || limit < 1) invalid(`deferTools limit must be a whole number of 1 or more, got ${String(limit)}`);
+  return { searchToolName, alwaysLoaded, limit };
+}
+
 /**
  * Defers a large tool set behind one search tool: send `tools` (the always-loaded tools plus the
  * search tool) instead of every definition; when the model calls the search tool, `handle` answers
@@ -183,14 +196,7 @@ function* transcriptActions(messages: readonly Message[], searchToolName: string
  * ```
  */
 export function deferTools<Tool>(tools: readonly Tool[], options: DeferToolsOptions = {}): DeferredTools<Tool> {
-  if (!Array.isArray(tools)) invalid(`deferTools takes an array of tools, got ${tools === null ? 'null' : typeof tools}`);
-  const searchToolName = options.searchToolName ?? 'search_tools';
-  if (typeof searchToolName !== 'string' || searchToolName.trim() === '') invalid(`deferTools searchToolName must be a tool name, got ${JSON.stringify(searchToolName)}`);
-  // A string would be read letter by letter ("alwaysLoaded names "r"" for 'read_file').
-  const alwaysLoaded: unknown = options.alwaysLoaded ?? [];
-  if (!Array.isArray(alwaysLoaded) || !alwaysLoaded.every((name) => typeof name === 'string')) invalid(`deferTools alwaysLoaded must be an array of tool names, got ${JSON.stringify(alwaysLoaded)}`);
-  const limit = options.limit ?? 5;
-  if (!Number.isInteger(limit) || limit < 1) invalid(`deferTools limit must be a whole number of 1 or more, got ${String(limit)}`);
+  const { searchToolName, alwaysLoaded, limit } = deferOptions(tools, options);
   const index = createToolSearch(tools, { defaultLimit: limit, ...options.search });
   const names: (string | undefined)[] = tools.map((tool) => toolSearchText(tool)?.name);
   const positionOf = new Map<string, number>();
