@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliResult, runCliInProcess as ctxkit } from './__fixtures__/run-cli.ts';
+import { packageVersion } from './cli/main.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
@@ -48,6 +49,24 @@ beforeAll(() => {
   );
   writeFileSync(file('bad-tools.json'), '{\n  "tools": [\n    { "name": "x" }\n  ]\n  oops\n}\n');
   writeFileSync(file('system.txt'), 'You are a coding agent.');
+});
+
+describe('ctxkit --version', () => {
+  const version = (JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+
+  it("prints the version in ctxkit's package.json, as --version and -V, and exits 0", async () => {
+    for (const flag of ['--version', '-V']) expect(await ctxkit(flag)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('is listed in --help', async () => {
+    expect((await ctxkit('--help')).stdout).toMatch(/ctxkit --version\s+\(or -V\) prints the version of ctxkit/);
+  });
+
+  it('reads the package.json beside the built file, as the packed package has it (dist/cli.js)', () => {
+    const packed = mkdtempSync(join(tmpdir(), 'ctxkit-packed-'));
+    writeFileSync(join(packed, 'package.json'), JSON.stringify({ name: 'ctxkit', version: '9.8.7' }));
+    expect(packageVersion(join(packed, 'dist', 'cli.js'))).toBe('9.8.7');
+  });
 });
 
 describe('ctxkit threshold', () => {
