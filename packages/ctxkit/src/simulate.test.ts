@@ -96,8 +96,19 @@ describe('simulateRun options', () => {
     const result = await simulateRun(messages.slice(0, 6), { window: 8_000, maxOutputTokens: 1_000, policy: 'ctxkit' });
     expect(result.overflows).toBeGreaterThan(0);
     expect(result.recoveredOverflows).toBe(0);
-    expect(result.warnings).toContain('step 1: overflow at 12021 tokens, recover said give-up: no tier could shrink the transcript');
+    expect(result.warnings).toContain('step 1: overflow: the provider counted 12,021 tokens, recover said give-up: no tier could shrink the transcript');
     expect(result.warnings[0]).toMatch(/^step 1: over the threshold \(\d+ > 4000\) and no tier could shrink it$/);
+  }, 60_000);
+
+  it("names whose count each warning's figure is: the provider's tokenizer or the manager's estimate (decision 0105)", async () => {
+    const messages = run().slice(0, 12);
+    // The newest tool result alone is larger than the window: recovery cannot bring it under.
+    messages[9] = { role: 'tool', toolCallId: 'c3', content: 'def huge(value):\n    return parse_config(value)\n'.repeat(600) };
+    const result = await simulateRun(messages, { window: 4_000, maxOutputTokens: 500, policy: 'ctxkit' });
+    const recovered = result.warnings.find((warning) => warning.includes('recovering'));
+    expect(recovered).toMatch(/^step \d+: after recovering from an overflow the provider still counted \d{1,3}(,\d{3})* tokens, over the 3,500 tokens the window holds with its output reserve$/);
+    const compacted = result.warnings.find((warning) => warning.includes('compacting'));
+    expect(compacted).toMatch(/^step \d+: after compacting the manager estimated \d{1,3}(,\d{3})* tokens, still over its threshold of \d{1,3}(,\d{3})* tokens$/);
   }, 60_000);
 });
 

@@ -122,7 +122,11 @@ export interface SimulationResult {
   invariantViolations: number;
   /** The first violations found, each with its step. */
   violations: string[];
-  /** For ctxkit: steps where it could not bring the request under its threshold or the window, with why (the first 20). */
+  /**
+   * For ctxkit: steps where it could not bring the request under its threshold or the window, with why (the
+   * first 20). Each figure says whose count it is: "the provider counted" (the simulated provider's tokenizer,
+   * what the window is checked against) or "the manager estimated" (ctxkit's calibrated estimate).
+   */
   warnings: string[];
 }
 
@@ -180,6 +184,13 @@ function addViolation(result: SimulationResult, step: number, text: string): voi
   result.invariantViolations += 1;
   if (result.violations.length < 20) result.violations.push(`step ${step}: ${text}`);
 }
+
+/**
+ * A count of tokens as the warnings say it (`6,081 tokens`). The warnings name whose count a figure is:
+ * the simulated provider's (its tokenizer, what the window is checked against) or the manager's estimate
+ * (calibrated from reported usage), which can differ for the same request.
+ */
+const tokens = (count: number) => `${count.toLocaleString('en-US')} token${count === 1 ? '' : 's'}`;
 
 /** Keeps the first 20 warnings, each with its step. */
 function addWarning(result: SimulationResult, step: number, text: string): void {
@@ -276,14 +287,14 @@ async function sendWithin(state: ReplayState, step: number, request: readonly Me
   if (!ctxkit) return { request, sent };
   const recovery = await ctxkit.manager.recover(request, classifyError(overflowError(window, sent)));
   if (recovery.action !== 'retry') {
-    addWarning(result, step, `overflow at ${sent} tokens, recover said ${recovery.action}${recovery.action === 'give-up' ? `: ${recovery.reason}` : ''}`);
+    addWarning(result, step, `overflow: the provider counted ${tokens(sent)}, recover said ${recovery.action}${recovery.action === 'give-up' ? `: ${recovery.reason}` : ''}`);
     return { request, sent };
   }
   const recovered = recovery.messages;
   const resent = provider.count(recovered);
   state.history = [...recovered];
   if (fits(resent)) result.recoveredOverflows += 1;
-  else addWarning(result, step, `still ${resent} tokens after recovering from an overflow, over the ${window - maxOutputTokens} the window holds with its output reserve`);
+  else addWarning(result, step, `after recovering from an overflow the provider still counted ${tokens(resent)}, over the ${tokens(window - maxOutputTokens)} the window holds with its output reserve`);
   return { request: recovered, sent: resent };
 }
 
@@ -320,7 +331,7 @@ async function replayStep(state: ReplayState, message: Message, totalSteps: numb
   state.retention.observe(message);
   options.onStep?.(step, totalSteps);
   if (state.ctxkit && report?.compacted && report.after !== undefined && report.after > report.threshold)
-    addWarning(result, step, `compacted to ${report.after} tokens, still over the threshold ${report.threshold}`);
+    addWarning(result, step, `after compacting the manager estimated ${tokens(report.after)}, still over its threshold of ${tokens(report.threshold)}`);
 }
 
 /**
