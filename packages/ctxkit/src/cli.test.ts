@@ -117,6 +117,13 @@ describe('ctxkit measure', () => {
     expect(code).toBe(2);
     expect(stderr).toContain(`${file('nope.jsonl')}: no such file`);
   });
+
+  it('says "1 message" of a one-message run, "2 messages" of two (decision 0105)', async () => {
+    writeFileSync(file('one.jsonl'), `${JSON.stringify({ role: 'user', content: 'Fix the failing test.' })}\n`);
+    expect((await ctxkit('measure', file('one.jsonl'))).stdout).toMatch(/^one\.jsonl: 1 message, counted/);
+    writeFileSync(file('two.jsonl'), `${JSON.stringify({ role: 'system', content: 'You are a coding agent.' })}\n${JSON.stringify({ role: 'user', content: 'Fix it.' })}\n`);
+    expect((await ctxkit('measure', file('two.jsonl'))).stdout).toMatch(/^two\.jsonl: 2 messages, counted/);
+  });
 });
 
 describe('ctxkit schema-bench', () => {
@@ -134,6 +141,14 @@ describe('ctxkit schema-bench', () => {
     expect(compacted.tools[0].inputSchema.properties.path.type).toBe('string');
     expect(compacted.tools[0].inputSchema.title).toBeUndefined();
     expect(compacted.tools[0].inputSchema.properties.path.examples).toBeUndefined();
+  });
+
+  it('--defer over one tool says "1 tool", not "1 tools" (decision 0105)', async () => {
+    writeFileSync(file('one-query.json'), JSON.stringify({ queries: [{ query: 'read a file', tools: ['read_file'] }] }));
+    const { code, stdout } = await ctxkit('schema-bench', file('tools.json'), '--defer', '--queries', file('one-query.json'));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^all 1 tool sent\s/m);
+    expect(stdout).toMatch(/^tool search over 1 tool\s/m);
   });
 
   it('names the line of invalid JSON in a tools file', async () => {

@@ -4,7 +4,7 @@ import { normalizeToolsInput } from '@ctxkit/schema';
 import { schemaBench } from '@ctxkit/schema/bench';
 import { budgetPolicy, halfWindowPolicy, thresholdBreakdown } from '@ctxkit/threshold';
 import { createMeter, heuristicEstimator, type TiktokenEncoding, tiktokenCounter } from '@ctxkit/tokens';
-import { type CliIo, formatNumber, formatPercent, table } from './output.ts';
+import { type CliIo, counted, formatNumber, formatPercent, noun, table } from './output.ts';
 import { readJson, readText, readTranscript, tokensOption, UsageError, windowOption } from './input.ts';
 import { schemaBenchDefer } from './schema-bench-defer.ts';
 import { tokenizerNote } from './tokenizer-note.ts';
@@ -35,8 +35,8 @@ export function thresholdCommand(values: CommandValues, io: CliIo): void {
   }
   io.stdout(
     [
-      `compact at  ${formatNumber(decision.threshold).padStart(9)} tokens  (when a request measures more than this)`,
-      `target      ${formatNumber(decision.target).padStart(9)} tokens  (where a compaction aims)`,
+      `compact at  ${formatNumber(decision.threshold).padStart(9)} ${noun(decision.threshold, 'token').padEnd(6)}  (when a request measures more than this)`,
+      `target      ${formatNumber(decision.target).padStart(9)} ${noun(decision.target, 'token').padEnd(6)}  (where a compaction aims)`,
       `policy      ${policy}, window ${formatNumber(window)}${maxOutputTokens ? `, max output ${formatNumber(maxOutputTokens)}` : ''}`,
       `why         ${decision.reason}`,
       '',
@@ -113,7 +113,7 @@ export async function measureCommand(files: readonly string[], values: CommandVa
   }
   const pair = (a: number, b: number) => [formatNumber(a), formatNumber(b)];
   const note = report.tokenizer;
-  io.stdout(`${basename(file)}: ${messages.length} messages, ${note.says}\n\n`);
+  io.stdout(`${basename(file)}: ${counted(messages.length, 'message')}, ${note.says}\n\n`);
   io.stdout(
     `${table(
       ['part', note.column, 'estimate'],
@@ -182,7 +182,7 @@ export async function schemaBenchCommand(files: readonly string[], values: Comma
   );
   if (report.warnings.length > 0)
     io.stderr(
-      `${report.warnings.length} warning(s): ${report.warnings
+      `${counted(report.warnings.length, 'warning')}: ${report.warnings
         .slice(0, 3)
         .map((warning) => JSON.stringify(warning))
         .join('; ')}\n`,
