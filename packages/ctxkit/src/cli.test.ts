@@ -84,6 +84,21 @@ describe('ctxkit threshold', () => {
     expect(JSON.parse(stdout)).toMatchObject({ window: 200_000, policy: 'budget', threshold: 96_000, target: 57_600 });
   });
 
+  it('refuses a window too small for the smallest request and its answer, naming the smallest that is not (decision 0105)', async () => {
+    for (const window of ['1', '2', '14']) {
+      const tiny = await ctxkit('threshold', '--window', window);
+      expect(tiny.code).toBe(2);
+      expect(tiny.stdout).toBe('');
+      expect(tiny.stderr).toContain(`--window ${window} cannot hold a request and its answer: the smallest request is 8 tokens`);
+      expect(tiny.stderr).toContain('the smallest usable window is 15 tokens');
+    }
+    expect((await ctxkit('threshold', '--window', '8', '--max-output', '1')).stderr).toContain('the smallest usable window with --max-output 1 is 9 tokens');
+    const smallest = await ctxkit('threshold', '--window', '15', '--json');
+    expect(smallest.code).toBe(0);
+    expect(JSON.parse(smallest.stdout)).toMatchObject({ threshold: 8 });
+    expect((await ctxkit('threshold', '--window', '9', '--max-output', '1')).code).toBe(0);
+  });
+
   it('exits 2 for an unknown policy or a missing window', async () => {
     const unknown = await ctxkit('threshold', '--window', '1000', '--policy', 'greedy');
     expect(unknown.code).toBe(2);

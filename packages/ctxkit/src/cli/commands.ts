@@ -22,12 +22,38 @@ export function policyOf(name: string | undefined, allowed: readonly string[]): 
   return policy;
 }
 
+/**
+ * The fewest tokens a request can take: one message of one token, framed as OpenAI's chat format counts
+ * it (3 per message, 1 for the role, 3 priming the reply), as the simulated provider counts too.
+ */
+export const smallestRequestTokens = 8;
+
+/** Whether a threshold lets the smallest request through uncompacted and leaves the answer at least a token. */
+const usable = (window: number, threshold: number) => threshold >= smallestRequestTokens && window - threshold >= 1;
+
+/**
+ * A window too small to hold the smallest request beside an answer is refused, naming the smallest
+ * window that does under the same policy and output budget: a threshold of 1 with nothing left for the
+ * answer is no answer (decision 0105).
+ */
+function checkUsableWindow(window: number, maxOutputTokens: number, policy: string, decide: (window: number) => { threshold: number }): void {
+  if (usable(window, decide(window).threshold)) return;
+  let smallest = window + 1;
+  while (!usable(smallest, decide(smallest).threshold)) smallest += 1;
+  const given = `${policy === 'budget' ? ' --policy budget' : ''}${maxOutputTokens > 0 ? ` --max-output ${maxOutputTokens}` : ''}`;
+  throw new UsageError(
+    `--window ${window} cannot hold a request and its answer: the smallest request is ${smallestRequestTokens} tokens (one message of one token, with the chat framing) and the answer needs at least 1; the smallest usable window${given ? ` with${given}` : ''} is ${formatNumber(smallest)} tokens`,
+  );
+}
+
 /** `ctxkit threshold --window N [--max-output N] [--policy half-window|budget]` */
 export function thresholdCommand(values: CommandValues, io: CliIo): void {
   const window = windowOption(text(values, 'window'));
   const maxOutputTokens = tokensOption('max-output', text(values, 'max-output'), 0);
   const policy = policyOf(text(values, 'policy'), ['half-window', 'budget']);
-  const decision = (policy === 'budget' ? budgetPolicy() : halfWindowPolicy()).decide({ contextWindow: window, maxOutputTokens });
+  const thresholdPolicy = policy === 'budget' ? budgetPolicy() : halfWindowPolicy();
+  checkUsableWindow(window, maxOutputTokens, policy, (contextWindow) => thresholdPolicy.decide({ contextWindow, maxOutputTokens }));
+  const decision = thresholdPolicy.decide({ contextWindow: window, maxOutputTokens });
   const bound = policy === 'budget' ? 'budget' : thresholdBreakdown(window, maxOutputTokens).bound;
   if (values.json) {
     io.stdout(`${JSON.stringify({ window, maxOutputTokens, policy, threshold: decision.threshold, target: decision.target, bound, reason: decision.reason }, null, 2)}\n`);
