@@ -178,7 +178,13 @@ export async function schemaBenchCommand(files: readonly string[], values: Comma
   const systemPath = text(values, 'system');
   const tokenizer = tiktokenCounter('o200k_base');
   await tokenizer.load();
-  if (values.defer || text(values, 'queries')) {
+  // --queries and --always-loaded only mean something for deferred tools: either implies --defer.
+  const deferOption = ['defer', 'queries', 'always-loaded'].find((name) => values[name] !== undefined && values[name] !== false);
+  if (values.compact && deferOption)
+    throw new UsageError(
+      `schema-bench --compact prints the compacted tools, --${deferOption} measures deferring them: run one at a time (the --defer table's "deferred, the rest compacted" row counts compaction too)`,
+    );
+  if (deferOption) {
     const system = systemPath ? readText(systemPath, warnTo(io)) : undefined;
     const deferValues = { system, alwaysLoaded: text(values, 'always-loaded'), queries: text(values, 'queries'), json: values.json === true };
     await schemaBenchDefer(normalized.tools, Object.fromEntries(Object.entries(deferValues).filter(([, value]) => value !== undefined)), tokenizer, io);

@@ -15,6 +15,7 @@ Usage:
   ctxkit measure FILE.jsonl [--model ID] [--tools TOOLS.json]
   ctxkit schema-bench TOOLS.json [--system FILE] [--compact]
   ctxkit schema-bench TOOLS.json --defer [--always-loaded NAME,...] [--queries QUERIES.json] [--system FILE]
+                  (--queries or --always-loaded alone implies --defer; --compact does not combine with them)
   ctxkit simulate FILE.jsonl... [--window N[,N...]] [--max-output N] [--policy NAME] [--compare [--iso]]
                   [--trigger-tokens N] [--usage-skew F] [--check] [--model ID] [--summarizer PROVIDER:MODEL]
                   [--summarizer-url URL] [--plot FILE.svg]
