@@ -39,6 +39,9 @@ describe('the cost of a replay', () => {
 });
 
 describe('simulateRun options', () => {
+  // The engine's error for a bad argument (decision 0105): a CtxkitError with code INVALID_ARGUMENT, so a caller checks one code.
+  const invalid = (message: unknown) =>
+    expect.objectContaining({ name: 'CtxkitError', code: 'INVALID_ARGUMENT', source: 'simulate', message: typeof message === 'string' ? `[ctxkit:simulate] ${message}` : message });
   const run = (): Message[] => {
     const messages: Message[] = [
       { role: 'system', content: 'You are a coding agent.' },
@@ -80,13 +83,13 @@ describe('simulateRun options', () => {
   }, 60_000);
 
   it('rejects a usageSkew or triggerTokens out of range', async () => {
-    await expect(simulateRun(run(), { window: 64_000, usageSkew: 0 })).rejects.toThrow('usageSkew must be above 0 and at most 10, got 0');
-    await expect(simulateRun(run(), { window: 64_000, triggerTokens: 1.5 })).rejects.toThrow('triggerTokens must be a whole number above 0, got 1.5');
+    await expect(simulateRun(run(), { window: 64_000, usageSkew: 0 })).rejects.toThrow(invalid('usageSkew must be above 0 and at most 10, got 0'));
+    await expect(simulateRun(run(), { window: 64_000, triggerTokens: 1.5 })).rejects.toThrow(invalid('triggerTokens must be a whole number above 0, got 1.5'));
   });
 
   it('rejects a policy it does not know and a window that is not a whole number of tokens (decision 0105)', async () => {
-    await expect(simulateRun(run(), { window: 64_000, policy: 'codexx' as never })).rejects.toThrow('policy must be one of none, sliding-window, summarize-at-90');
-    for (const window of [1.5, Number.NaN, 0, -5]) await expect(simulateRun(run(), { window }), String(window)).rejects.toThrow(`window must be a whole number of tokens above 0, got ${window}`);
+    await expect(simulateRun(run(), { window: 64_000, policy: 'codexx' as never })).rejects.toThrow(invalid(expect.stringContaining('policy must be one of none, sliding-window, summarize-at-90')));
+    for (const window of [1.5, Number.NaN, 0, -5]) await expect(simulateRun(run(), { window }), String(window)).rejects.toThrow(invalid(`window must be a whole number of tokens above 0, got ${window}`));
   });
 
   it('sends a request over the window to the provider, which rejects it; ctxkit classifies the error, recovers and says so', async () => {

@@ -1,4 +1,4 @@
-import { type Message, memoryStore, recentTurnsStart, type SummarizerPlugin, segmentRounds, textOf, validateTranscript } from '@ctxkit/core';
+import { CtxkitError, type Message, memoryStore, recentTurnsStart, type SummarizerPlugin, segmentRounds, textOf, validateTranscript } from '@ctxkit/core';
 import type { PrepareReport } from '@ctxkit/engine';
 import { classifyError } from '@ctxkit/provider-utils';
 import { compactionThreshold } from '@ctxkit/threshold';
@@ -219,15 +219,18 @@ interface ReplayState {
   compactedAt: number;
 }
 
+/** An option simulateRun cannot run with: the engine's error for a bad argument, so callers check one code. */
+const invalidOption = (message: string) => new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'simulate', message });
+
 /** Checks the options and builds the policy, the simulated provider and the trackers a replay runs with. */
 async function startReplay(recorded: readonly Message[], options: SimulateOptions): Promise<ReplayState> {
   const { window, maxOutputTokens = 4_096, policy = 'ctxkit', encoding = 'o200k_base', triggerTokens, usageSkew = 1 } = options;
   // From plain JavaScript a misspelt policy reached `peerPolicies[policy](…)`: "is not a function".
-  if (!(simulationPolicies as readonly string[]).includes(policy)) throw new RangeError(`[ctxkit:simulate] policy must be one of ${simulationPolicies.join(', ')}; got ${JSON.stringify(policy)}`);
-  if (!(Number.isInteger(window) && window > 0)) throw new RangeError(`[ctxkit:simulate] window must be a whole number of tokens above 0, got ${window}`);
-  if (!(usageSkew > 0 && usageSkew <= 10)) throw new RangeError(`[ctxkit:simulate] usageSkew must be above 0 and at most 10, got ${usageSkew}`);
+  if (!(simulationPolicies as readonly string[]).includes(policy)) throw invalidOption(`policy must be one of ${simulationPolicies.join(', ')}; got ${JSON.stringify(policy)}`);
+  if (!(Number.isInteger(window) && window > 0)) throw invalidOption(`window must be a whole number of tokens above 0, got ${window}`);
+  if (!(usageSkew > 0 && usageSkew <= 10)) throw invalidOption(`usageSkew must be above 0 and at most 10, got ${usageSkew}`);
   if (triggerTokens !== undefined && !(Number.isInteger(triggerTokens) && triggerTokens > 0)) {
-    throw new RangeError(`[ctxkit:simulate] triggerTokens must be a whole number above 0, got ${triggerTokens}`);
+    throw invalidOption(`triggerTokens must be a whole number above 0, got ${triggerTokens}`);
   }
   const provider = await createSimulatedProviderCounter(encoding);
   const result = emptyResult(policy, window, triggerTokens);
@@ -340,6 +343,8 @@ async function replayStep(state: ReplayState, message: Message, totalSteps: numb
  * tokenizer and reports that (times `usageSkew`) as usage, a request over the window is rejected with a
  * provider error (ctxkit classifies it and recovers), and the run continues from what was sent.
  * Retention is scored against the recorded next move at every step.
+ * @throws CtxkitError INVALID_ARGUMENT (source `simulate`) for an unknown policy, a window that is not a whole
+ * number above 0, a usageSkew outside (0, 10] or a triggerTokens that is not a whole number above 0
  * @example const result = await simulateRun(parseJsonlTranscript(readFileSync('run.jsonl', 'utf8'), 'run.jsonl'), { window: 32_000, policy: 'ctxkit', check: true }); // parseJsonlTranscript from @ctxkit/core
  */
 export async function simulateRun(recorded: readonly Message[], options: SimulateOptions): Promise<SimulationResult> {
