@@ -89,7 +89,8 @@ describe('simulateRun options', () => {
 
   it('rejects a policy it does not know and a window that is not a whole number of tokens (decision 0105)', async () => {
     await expect(simulateRun(run(), { window: 64_000, policy: 'codexx' as never })).rejects.toThrow(invalid(expect.stringContaining('policy must be one of none, sliding-window, summarize-at-90')));
-    for (const window of [1.5, Number.NaN, 0, -5]) await expect(simulateRun(run(), { window }), String(window)).rejects.toThrow(invalid(`window must be a whole number of tokens above 0, got ${window}`));
+    for (const window of [1.5, Number.NaN, 0, -5])
+      await expect(simulateRun(run(), { window }), String(window)).rejects.toThrow(invalid(`window must be a whole number of tokens above 0, got ${window}`));
   });
 
   it('sends a request over the window to the provider, which rejects it; ctxkit classifies the error, recovers and says so', async () => {

@@ -297,7 +297,8 @@ async function sendWithin(state: ReplayState, step: number, request: readonly Me
   const resent = provider.count(recovered);
   state.history = [...recovered];
   if (fits(resent)) result.recoveredOverflows += 1;
-  else addWarning(result, step, `after recovering from an overflow the provider still counted ${tokens(resent)}, over the ${tokens(window - maxOutputTokens)} the window holds with its output reserve`);
+  else
+    addWarning(result, step, `after recovering from an overflow the provider still counted ${tokens(resent)}, over the ${tokens(window - maxOutputTokens)} the window holds with its output reserve`);
   return { request: recovered, sent: resent };
 }
 

@@ -217,7 +217,9 @@ function checkOptionsShape(options: unknown): void {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) invalid(`createToolSearch options must be an object, got ${shown(options)}`);
   const { stopWords, stem } = options as ToolSearchOptions;
   if (stopWords !== undefined && (!Array.isArray(stopWords) || stopWords.some((word) => typeof word !== 'string')))
-    invalid(`createToolSearch stopWords must be an array of words, got ${Array.isArray(stopWords) ? `an array holding ${shown(stopWords.find((word) => typeof word !== 'string'))}` : shown(stopWords)}`);
+    invalid(
+      `createToolSearch stopWords must be an array of words, got ${Array.isArray(stopWords) ? `an array holding ${shown(stopWords.find((word) => typeof word !== 'string'))}` : shown(stopWords)}`,
+    );
   if (stem !== undefined && typeof stem !== 'boolean') invalid(`createToolSearch stem must be true or false, got ${shown(stem)}`);
 }
 

@@ -64,7 +64,10 @@ describe('ctxkit schema-bench --defer', () => {
   });
 
   it('takes --queries or --always-loaded alone as --defer, as --help says', async () => {
-    for (const args of [['--queries', file('queries.json')], ['--always-loaded', 'weather_forecast']]) {
+    for (const args of [
+      ['--queries', file('queries.json')],
+      ['--always-loaded', 'weather_forecast'],
+    ]) {
       const { code, stdout } = await ctxkit('schema-bench', file('tools.json'), ...args);
       expect(code).toBe(0);
       expect(stdout).toMatch(/^all 8 tools sent\s/m);
