@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliResult, runCliInProcess as ctxkit } from './__fixtures__/run-cli.ts';
+import { packageVersion } from './cli/main.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
@@ -50,6 +51,24 @@ beforeAll(() => {
   writeFileSync(file('system.txt'), 'You are a coding agent.');
 });
 
+describe('ctxkit --version', () => {
+  const version = (JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+
+  it("prints the version in ctxkit's package.json, as --version and -V, and exits 0", async () => {
+    for (const flag of ['--version', '-V']) expect(await ctxkit(flag)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('is listed in --help', async () => {
+    expect((await ctxkit('--help')).stdout).toMatch(/ctxkit --version\s+\(or -V\) prints the version of ctxkit/);
+  });
+
+  it('reads the package.json beside the built file, as the packed package has it (dist/cli.js)', () => {
+    const packed = mkdtempSync(join(tmpdir(), 'ctxkit-packed-'));
+    writeFileSync(join(packed, 'package.json'), JSON.stringify({ name: 'ctxkit', version: '9.8.7' }));
+    expect(packageVersion(join(packed, 'dist', 'cli.js'))).toBe('9.8.7');
+  });
+});
+
 describe('ctxkit threshold', () => {
   it('prints the threshold, target and the bound that decided it', async () => {
     const { code, stdout } = await ctxkit('threshold', '--window', '272000', '--max-output', '256000');
@@ -63,6 +82,21 @@ describe('ctxkit threshold', () => {
     const { code, stdout } = await ctxkit('threshold', '--window', '200000', '--policy', 'budget', '--json');
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ window: 200_000, policy: 'budget', threshold: 96_000, target: 57_600 });
+  });
+
+  it('refuses a window too small for the smallest request and its answer, naming the smallest that is not (decision 0105)', async () => {
+    for (const window of ['1', '2', '14']) {
+      const tiny = await ctxkit('threshold', '--window', window);
+      expect(tiny.code).toBe(2);
+      expect(tiny.stdout).toBe('');
+      expect(tiny.stderr).toContain(`--window ${window} cannot hold a request and its answer: the smallest request is 8 tokens`);
+      expect(tiny.stderr).toContain('the smallest usable window is 15 tokens');
+    }
+    expect((await ctxkit('threshold', '--window', '8', '--max-output', '1')).stderr).toContain('the smallest usable window with --max-output 1 is 9 tokens');
+    const smallest = await ctxkit('threshold', '--window', '15', '--json');
+    expect(smallest.code).toBe(0);
+    expect(JSON.parse(smallest.stdout)).toMatchObject({ threshold: 8 });
+    expect((await ctxkit('threshold', '--window', '9', '--max-output', '1')).code).toBe(0);
   });
 
   it('exits 2 for an unknown policy or a missing window', async () => {
@@ -98,6 +132,13 @@ describe('ctxkit measure', () => {
     expect(code).toBe(2);
     expect(stderr).toContain(`${file('nope.jsonl')}: no such file`);
   });
+
+  it('says "1 message" of a one-message run, "2 messages" of two (decision 0105)', async () => {
+    writeFileSync(file('one.jsonl'), `${JSON.stringify({ role: 'user', content: 'Fix the failing test.' })}\n`);
+    expect((await ctxkit('measure', file('one.jsonl'))).stdout).toMatch(/^one\.jsonl: 1 message, counted/);
+    writeFileSync(file('two.jsonl'), `${JSON.stringify({ role: 'system', content: 'You are a coding agent.' })}\n${JSON.stringify({ role: 'user', content: 'Fix it.' })}\n`);
+    expect((await ctxkit('measure', file('two.jsonl'))).stdout).toMatch(/^two\.jsonl: 2 messages, counted/);
+  });
 });
 
 describe('ctxkit schema-bench', () => {
@@ -115,6 +156,14 @@ describe('ctxkit schema-bench', () => {
     expect(compacted.tools[0].inputSchema.properties.path.type).toBe('string');
     expect(compacted.tools[0].inputSchema.title).toBeUndefined();
     expect(compacted.tools[0].inputSchema.properties.path.examples).toBeUndefined();
+  });
+
+  it('--defer over one tool says "1 tool", not "1 tools" (decision 0105)', async () => {
+    writeFileSync(file('one-query.json'), JSON.stringify({ queries: [{ query: 'read a file', tools: ['read_file'] }] }));
+    const { code, stdout } = await ctxkit('schema-bench', file('tools.json'), '--defer', '--queries', file('one-query.json'));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^all 1 tool sent\s/m);
+    expect(stdout).toMatch(/^tool search over 1 tool\s/m);
   });
 
   it('names the line of invalid JSON in a tools file', async () => {

@@ -39,6 +39,9 @@ describe('the cost of a replay', () => {
 });
 
 describe('simulateRun options', () => {
+  // The engine's error for a bad argument (decision 0105): a CtxkitError with code INVALID_ARGUMENT, so a caller checks one code.
+  const invalid = (message: unknown) =>
+    expect.objectContaining({ name: 'CtxkitError', code: 'INVALID_ARGUMENT', source: 'simulate', message: typeof message === 'string' ? `[ctxkit:simulate] ${message}` : message });
   const run = (): Message[] => {
     const messages: Message[] = [
       { role: 'system', content: 'You are a coding agent.' },
@@ -80,13 +83,14 @@ describe('simulateRun options', () => {
   }, 60_000);
 
   it('rejects a usageSkew or triggerTokens out of range', async () => {
-    await expect(simulateRun(run(), { window: 64_000, usageSkew: 0 })).rejects.toThrow('usageSkew must be above 0 and at most 10, got 0');
-    await expect(simulateRun(run(), { window: 64_000, triggerTokens: 1.5 })).rejects.toThrow('triggerTokens must be a whole number above 0, got 1.5');
+    await expect(simulateRun(run(), { window: 64_000, usageSkew: 0 })).rejects.toThrow(invalid('usageSkew must be above 0 and at most 10, got 0'));
+    await expect(simulateRun(run(), { window: 64_000, triggerTokens: 1.5 })).rejects.toThrow(invalid('triggerTokens must be a whole number above 0, got 1.5'));
   });
 
   it('rejects a policy it does not know and a window that is not a whole number of tokens (decision 0105)', async () => {
-    await expect(simulateRun(run(), { window: 64_000, policy: 'codexx' as never })).rejects.toThrow('policy must be one of none, sliding-window, summarize-at-90');
-    for (const window of [1.5, Number.NaN, 0, -5]) await expect(simulateRun(run(), { window }), String(window)).rejects.toThrow(`window must be a whole number of tokens above 0, got ${window}`);
+    await expect(simulateRun(run(), { window: 64_000, policy: 'codexx' as never })).rejects.toThrow(invalid(expect.stringContaining('policy must be one of none, sliding-window, summarize-at-90')));
+    for (const window of [1.5, Number.NaN, 0, -5])
+      await expect(simulateRun(run(), { window }), String(window)).rejects.toThrow(invalid(`window must be a whole number of tokens above 0, got ${window}`));
   });
 
   it('sends a request over the window to the provider, which rejects it; ctxkit classifies the error, recovers and says so', async () => {
@@ -96,8 +100,19 @@ describe('simulateRun options', () => {
     const result = await simulateRun(messages.slice(0, 6), { window: 8_000, maxOutputTokens: 1_000, policy: 'ctxkit' });
     expect(result.overflows).toBeGreaterThan(0);
     expect(result.recoveredOverflows).toBe(0);
-    expect(result.warnings).toContain('step 1: overflow at 12021 tokens, recover said give-up: no tier could shrink the transcript');
+    expect(result.warnings).toContain('step 1: overflow: the provider counted 12,021 tokens, recover said give-up: no tier could shrink the transcript');
     expect(result.warnings[0]).toMatch(/^step 1: over the threshold \(\d+ > 4000\) and no tier could shrink it$/);
+  }, 60_000);
+
+  it("names whose count each warning's figure is: the provider's tokenizer or the manager's estimate (decision 0105)", async () => {
+    const messages = run().slice(0, 12);
+    // The newest tool result alone is larger than the window: recovery cannot bring it under.
+    messages[9] = { role: 'tool', toolCallId: 'c3', content: 'def huge(value):\n    return parse_config(value)\n'.repeat(600) };
+    const result = await simulateRun(messages, { window: 4_000, maxOutputTokens: 500, policy: 'ctxkit' });
+    const recovered = result.warnings.find((warning) => warning.includes('recovering'));
+    expect(recovered).toMatch(/^step \d+: after recovering from an overflow the provider still counted \d{1,3}(,\d{3})* tokens, over the 3,500 tokens the window holds with its output reserve$/);
+    const compacted = result.warnings.find((warning) => warning.includes('compacting'));
+    expect(compacted).toMatch(/^step \d+: after compacting the manager estimated \d{1,3}(,\d{3})* tokens, still over its threshold of \d{1,3}(,\d{3})* tokens$/);
   }, 60_000);
 });
 

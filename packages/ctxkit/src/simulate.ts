@@ -1,4 +1,4 @@
-import { type Message, memoryStore, recentTurnsStart, type SummarizerPlugin, segmentRounds, textOf, validateTranscript } from '@ctxkit/core';
+import { CtxkitError, type Message, memoryStore, recentTurnsStart, type SummarizerPlugin, segmentRounds, textOf, validateTranscript } from '@ctxkit/core';
 import type { PrepareReport } from '@ctxkit/engine';
 import { classifyError } from '@ctxkit/provider-utils';
 import { compactionThreshold } from '@ctxkit/threshold';
@@ -122,7 +122,11 @@ export interface SimulationResult {
   invariantViolations: number;
   /** The first violations found, each with its step. */
   violations: string[];
-  /** For ctxkit: steps where it could not bring the request under its threshold or the window, with why (the first 20). */
+  /**
+   * For ctxkit: steps where it could not bring the request under its threshold or the window, with why (the
+   * first 20). Each figure says whose count it is: "the provider counted" (the simulated provider's tokenizer,
+   * what the window is checked against) or "the manager estimated" (ctxkit's calibrated estimate).
+   */
   warnings: string[];
 }
 
@@ -181,6 +185,13 @@ function addViolation(result: SimulationResult, step: number, text: string): voi
   if (result.violations.length < 20) result.violations.push(`step ${step}: ${text}`);
 }
 
+/**
+ * A count of tokens as the warnings say it (`6,081 tokens`). The warnings name whose count a figure is:
+ * the simulated provider's (its tokenizer, what the window is checked against) or the manager's estimate
+ * (calibrated from reported usage), which can differ for the same request.
+ */
+const tokens = (count: number) => `${count.toLocaleString('en-US')} token${count === 1 ? '' : 's'}`;
+
 /** Keeps the first 20 warnings, each with its step. */
 function addWarning(result: SimulationResult, step: number, text: string): void {
   if (result.warnings.length < 20) result.warnings.push(`step ${step}: ${text}`);
@@ -208,15 +219,18 @@ interface ReplayState {
   compactedAt: number;
 }
 
+/** An option simulateRun cannot run with: the engine's error for a bad argument, so callers check one code. */
+const invalidOption = (message: string) => new CtxkitError({ code: 'INVALID_ARGUMENT', source: 'simulate', message });
+
 /** Checks the options and builds the policy, the simulated provider and the trackers a replay runs with. */
 async function startReplay(recorded: readonly Message[], options: SimulateOptions): Promise<ReplayState> {
   const { window, maxOutputTokens = 4_096, policy = 'ctxkit', encoding = 'o200k_base', triggerTokens, usageSkew = 1 } = options;
   // From plain JavaScript a misspelt policy reached `peerPolicies[policy](…)`: "is not a function".
-  if (!(simulationPolicies as readonly string[]).includes(policy)) throw new RangeError(`[ctxkit:simulate] policy must be one of ${simulationPolicies.join(', ')}; got ${JSON.stringify(policy)}`);
-  if (!(Number.isInteger(window) && window > 0)) throw new RangeError(`[ctxkit:simulate] window must be a whole number of tokens above 0, got ${window}`);
-  if (!(usageSkew > 0 && usageSkew <= 10)) throw new RangeError(`[ctxkit:simulate] usageSkew must be above 0 and at most 10, got ${usageSkew}`);
+  if (!(simulationPolicies as readonly string[]).includes(policy)) throw invalidOption(`policy must be one of ${simulationPolicies.join(', ')}; got ${JSON.stringify(policy)}`);
+  if (!(Number.isInteger(window) && window > 0)) throw invalidOption(`window must be a whole number of tokens above 0, got ${window}`);
+  if (!(usageSkew > 0 && usageSkew <= 10)) throw invalidOption(`usageSkew must be above 0 and at most 10, got ${usageSkew}`);
   if (triggerTokens !== undefined && !(Number.isInteger(triggerTokens) && triggerTokens > 0)) {
-    throw new RangeError(`[ctxkit:simulate] triggerTokens must be a whole number above 0, got ${triggerTokens}`);
+    throw invalidOption(`triggerTokens must be a whole number above 0, got ${triggerTokens}`);
   }
   const provider = await createSimulatedProviderCounter(encoding);
   const result = emptyResult(policy, window, triggerTokens);
@@ -276,14 +290,15 @@ async function sendWithin(state: ReplayState, step: number, request: readonly Me
   if (!ctxkit) return { request, sent };
   const recovery = await ctxkit.manager.recover(request, classifyError(overflowError(window, sent)));
   if (recovery.action !== 'retry') {
-    addWarning(result, step, `overflow at ${sent} tokens, recover said ${recovery.action}${recovery.action === 'give-up' ? `: ${recovery.reason}` : ''}`);
+    addWarning(result, step, `overflow: the provider counted ${tokens(sent)}, recover said ${recovery.action}${recovery.action === 'give-up' ? `: ${recovery.reason}` : ''}`);
     return { request, sent };
   }
   const recovered = recovery.messages;
   const resent = provider.count(recovered);
   state.history = [...recovered];
   if (fits(resent)) result.recoveredOverflows += 1;
-  else addWarning(result, step, `still ${resent} tokens after recovering from an overflow, over the ${window - maxOutputTokens} the window holds with its output reserve`);
+  else
+    addWarning(result, step, `after recovering from an overflow the provider still counted ${tokens(resent)}, over the ${tokens(window - maxOutputTokens)} the window holds with its output reserve`);
   return { request: recovered, sent: resent };
 }
 
@@ -320,7 +335,7 @@ async function replayStep(state: ReplayState, message: Message, totalSteps: numb
   state.retention.observe(message);
   options.onStep?.(step, totalSteps);
   if (state.ctxkit && report?.compacted && report.after !== undefined && report.after > report.threshold)
-    addWarning(result, step, `compacted to ${report.after} tokens, still over the threshold ${report.threshold}`);
+    addWarning(result, step, `after compacting the manager estimated ${tokens(report.after)}, still over its threshold of ${tokens(report.threshold)}`);
 }
 
 /**
@@ -329,6 +344,8 @@ async function replayStep(state: ReplayState, message: Message, totalSteps: numb
  * tokenizer and reports that (times `usageSkew`) as usage, a request over the window is rejected with a
  * provider error (ctxkit classifies it and recovers), and the run continues from what was sent.
  * Retention is scored against the recorded next move at every step.
+ * @throws CtxkitError INVALID_ARGUMENT (source `simulate`) for an unknown policy, a window that is not a whole
+ * number above 0, a usageSkew outside (0, 10] or a triggerTokens that is not a whole number above 0
  * @example const result = await simulateRun(parseJsonlTranscript(readFileSync('run.jsonl', 'utf8'), 'run.jsonl'), { window: 32_000, policy: 'ctxkit', check: true }); // parseJsonlTranscript from @ctxkit/core
  */
 export async function simulateRun(recorded: readonly Message[], options: SimulateOptions): Promise<SimulationResult> {

@@ -197,6 +197,20 @@ describe('createToolSearch scoring (BM25F, decision 0101)', () => {
     }
     expect(createToolSearch(mcp, { prefixMinLength: 100 }).rank('pull')[0]?.name).toBe('create_pull_request');
   });
+
+  it('throws a clear error naming the option for options that are not an object, stopWords not words, stem not a boolean (decision 0105)', () => {
+    const cases: [unknown, string][] = [
+      ['x', 'createToolSearch options must be an object, got the string "x"'],
+      [null, 'createToolSearch options must be an object, got null'],
+      [{ stopWords: 'the' }, 'createToolSearch stopWords must be an array of words, got the string "the"'],
+      [{ stopWords: ['the', 3] }, 'createToolSearch stopWords must be an array of words, got an array holding 3'],
+      [{ stem: 'no' }, 'createToolSearch stem must be true or false, got the string "no"'],
+    ];
+    for (const [options, message] of cases) {
+      expect(() => createToolSearch(mcp, options as object)).toThrow(expect.objectContaining({ name: 'CtxkitError', code: 'INVALID_ARGUMENT', message: `[ctxkit:schema] ${message}` }));
+    }
+    expect(createToolSearch(mcp, { stopWords: [], stem: false }).rank('pull request')[0]?.name).toBe('create_pull_request');
+  });
 });
 
 // 36 everyday tools, each also naming its neighbour's topic, and one long planning tool that mentions

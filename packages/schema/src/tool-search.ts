@@ -209,6 +209,20 @@ function checkPrefixMinLength(prefixMinLength: unknown): void {
   }
 }
 
+/** A value as a message shows it: a string quoted, so `'5'` and `5` differ. */
+const shown = (value: unknown) => (typeof value === 'string' ? `the string ${JSON.stringify(value)}` : Array.isArray(value) ? 'an array' : value === null ? 'null' : String(value));
+
+/** The options object itself, and the fields the other checks do not cover (decision 0105). */
+function checkOptionsShape(options: unknown): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) invalid(`createToolSearch options must be an object, got ${shown(options)}`);
+  const { stopWords, stem } = options as ToolSearchOptions;
+  if (stopWords !== undefined && (!Array.isArray(stopWords) || stopWords.some((word) => typeof word !== 'string')))
+    invalid(
+      `createToolSearch stopWords must be an array of words, got ${Array.isArray(stopWords) ? `an array holding ${shown(stopWords.find((word) => typeof word !== 'string'))}` : shown(stopWords)}`,
+    );
+  if (stem !== undefined && typeof stem !== 'boolean') invalid(`createToolSearch stem must be true or false, got ${shown(stem)}`);
+}
+
 function checkHubPenalty(hubPenalty: unknown): number {
   if (hubPenalty === undefined) return 2;
   if (typeof hubPenalty !== 'number' || !(hubPenalty >= 0) || !Number.isFinite(hubPenalty)) invalid(`createToolSearch hubPenalty must be a finite number of 0 or more, got ${String(hubPenalty)}`);
@@ -239,7 +253,8 @@ function checkSemantic(semantic: ToolSearchSemantic | undefined): number {
  * find it. Write tool descriptions with the words users say, or pass `semantic` (an embedder).
  * With an embedder that answers with a promise, `search` throws: use `searchAsync`.
  * @throws CtxkitError INVALID_ARGUMENT when `tools` is not an array or an entry is not a tool
- * definition, or a `boost` or `bm25` value is negative or not finite; ToolEmbeddingError when a synchronous `semantic.embed` throws on a tool
+ * definition, `options` is not an object, `stopWords` not an array of strings, `stem` not a boolean, or a
+ * `boost` or `bm25` value is negative or not finite; ToolEmbeddingError when a synchronous `semantic.embed` throws on a tool
  * @example
  * ```ts
  * const index = createToolSearch(tools);            // MCP, OpenAI or Anthropic shapes
@@ -252,6 +267,7 @@ function checkSemantic(semantic: ToolSearchSemantic | undefined): number {
  */
 export function createToolSearch<Tool>(tools: readonly Tool[], options: ToolSearchOptions = {}): ToolSearch<Tool> {
   if (!Array.isArray(tools)) invalid(`createToolSearch takes an array of tools, got ${tools === null ? 'null' : typeof tools}`);
+  checkOptionsShape(options);
   const defaultLimit = checkLimit(options.defaultLimit ?? 5, 'createToolSearch defaultLimit');
   const hubPenalty = checkHubPenalty(options.hubPenalty);
   checkPrefixMinLength(options.prefixMinLength);

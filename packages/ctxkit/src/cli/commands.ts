@@ -4,7 +4,7 @@ import { normalizeToolsInput } from '@ctxkit/schema';
 import { schemaBench } from '@ctxkit/schema/bench';
 import { budgetPolicy, halfWindowPolicy, thresholdBreakdown } from '@ctxkit/threshold';
 import { createMeter, heuristicEstimator, type TiktokenEncoding, tiktokenCounter } from '@ctxkit/tokens';
-import { type CliIo, formatNumber, formatPercent, table } from './output.ts';
+import { type CliIo, counted, formatNumber, formatPercent, noun, table } from './output.ts';
 import { readJson, readText, readTranscript, tokensOption, UsageError, windowOption } from './input.ts';
 import { schemaBenchDefer } from './schema-bench-defer.ts';
 import { tokenizerNote } from './tokenizer-note.ts';
@@ -22,12 +22,38 @@ export function policyOf(name: string | undefined, allowed: readonly string[]): 
   return policy;
 }
 
+/**
+ * The fewest tokens a request can take: one message of one token, framed as OpenAI's chat format counts
+ * it (3 per message, 1 for the role, 3 priming the reply), as the simulated provider counts too.
+ */
+export const smallestRequestTokens = 8;
+
+/** Whether a threshold lets the smallest request through uncompacted and leaves the answer at least a token. */
+const usable = (window: number, threshold: number) => threshold >= smallestRequestTokens && window - threshold >= 1;
+
+/**
+ * A window too small to hold the smallest request beside an answer is refused, naming the smallest
+ * window that does under the same policy and output budget: a threshold of 1 with nothing left for the
+ * answer is no answer (decision 0105).
+ */
+function checkUsableWindow(window: number, maxOutputTokens: number, policy: string, decide: (window: number) => { threshold: number }): void {
+  if (usable(window, decide(window).threshold)) return;
+  let smallest = window + 1;
+  while (!usable(smallest, decide(smallest).threshold)) smallest += 1;
+  const given = `${policy === 'budget' ? ' --policy budget' : ''}${maxOutputTokens > 0 ? ` --max-output ${maxOutputTokens}` : ''}`;
+  throw new UsageError(
+    `--window ${window} cannot hold a request and its answer: the smallest request is ${smallestRequestTokens} tokens (one message of one token, with the chat framing) and the answer needs at least 1; the smallest usable window${given ? ` with${given}` : ''} is ${formatNumber(smallest)} tokens`,
+  );
+}
+
 /** `ctxkit threshold --window N [--max-output N] [--policy half-window|budget]` */
 export function thresholdCommand(values: CommandValues, io: CliIo): void {
   const window = windowOption(text(values, 'window'));
   const maxOutputTokens = tokensOption('max-output', text(values, 'max-output'), 0);
   const policy = policyOf(text(values, 'policy'), ['half-window', 'budget']);
-  const decision = (policy === 'budget' ? budgetPolicy() : halfWindowPolicy()).decide({ contextWindow: window, maxOutputTokens });
+  const thresholdPolicy = policy === 'budget' ? budgetPolicy() : halfWindowPolicy();
+  checkUsableWindow(window, maxOutputTokens, policy, (contextWindow) => thresholdPolicy.decide({ contextWindow, maxOutputTokens }));
+  const decision = thresholdPolicy.decide({ contextWindow: window, maxOutputTokens });
   const bound = policy === 'budget' ? 'budget' : thresholdBreakdown(window, maxOutputTokens).bound;
   if (values.json) {
     io.stdout(`${JSON.stringify({ window, maxOutputTokens, policy, threshold: decision.threshold, target: decision.target, bound, reason: decision.reason }, null, 2)}\n`);
@@ -35,8 +61,8 @@ export function thresholdCommand(values: CommandValues, io: CliIo): void {
   }
   io.stdout(
     [
-      `compact at  ${formatNumber(decision.threshold).padStart(9)} tokens  (when a request measures more than this)`,
-      `target      ${formatNumber(decision.target).padStart(9)} tokens  (where a compaction aims)`,
+      `compact at  ${formatNumber(decision.threshold).padStart(9)} ${noun(decision.threshold, 'token').padEnd(6)}  (when a request measures more than this)`,
+      `target      ${formatNumber(decision.target).padStart(9)} ${noun(decision.target, 'token').padEnd(6)}  (where a compaction aims)`,
       `policy      ${policy}, window ${formatNumber(window)}${maxOutputTokens ? `, max output ${formatNumber(maxOutputTokens)}` : ''}`,
       `why         ${decision.reason}`,
       '',
@@ -113,7 +139,7 @@ export async function measureCommand(files: readonly string[], values: CommandVa
   }
   const pair = (a: number, b: number) => [formatNumber(a), formatNumber(b)];
   const note = report.tokenizer;
-  io.stdout(`${basename(file)}: ${messages.length} messages, ${note.says}\n\n`);
+  io.stdout(`${basename(file)}: ${counted(messages.length, 'message')}, ${note.says}\n\n`);
   io.stdout(
     `${table(
       ['part', note.column, 'estimate'],
@@ -152,7 +178,13 @@ export async function schemaBenchCommand(files: readonly string[], values: Comma
   const systemPath = text(values, 'system');
   const tokenizer = tiktokenCounter('o200k_base');
   await tokenizer.load();
-  if (values.defer || text(values, 'queries')) {
+  // --queries and --always-loaded only mean something for deferred tools: either implies --defer.
+  const deferOption = ['defer', 'queries', 'always-loaded'].find((name) => values[name] !== undefined && values[name] !== false);
+  if (values.compact && deferOption)
+    throw new UsageError(
+      `schema-bench --compact prints the compacted tools, --${deferOption} measures deferring them: run one at a time (the --defer table's "deferred, the rest compacted" row counts compaction too)`,
+    );
+  if (deferOption) {
     const system = systemPath ? readText(systemPath, warnTo(io)) : undefined;
     const deferValues = { system, alwaysLoaded: text(values, 'always-loaded'), queries: text(values, 'queries'), json: values.json === true };
     await schemaBenchDefer(normalized.tools, Object.fromEntries(Object.entries(deferValues).filter(([, value]) => value !== undefined)), tokenizer, io);
@@ -182,7 +214,7 @@ export async function schemaBenchCommand(files: readonly string[], values: Comma
   );
   if (report.warnings.length > 0)
     io.stderr(
-      `${report.warnings.length} warning(s): ${report.warnings
+      `${counted(report.warnings.length, 'warning')}: ${report.warnings
         .slice(0, 3)
         .map((warning) => JSON.stringify(warning))
         .join('; ')}\n`,

@@ -1,3 +1,6 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CtxkitError } from '@ctxkit/core';
 import { measureCommand, schemaBenchCommand, thresholdCommand } from './commands.ts';
@@ -12,6 +15,7 @@ Usage:
   ctxkit measure FILE.jsonl [--model ID] [--tools TOOLS.json]
   ctxkit schema-bench TOOLS.json [--system FILE] [--compact]
   ctxkit schema-bench TOOLS.json --defer [--always-loaded NAME,...] [--queries QUERIES.json] [--system FILE]
+                  (--queries or --always-loaded alone implies --defer; --compact does not combine with them)
   ctxkit simulate FILE.jsonl... [--window N[,N...]] [--max-output N] [--policy NAME] [--compare [--iso]]
                   [--trigger-tokens N] [--usage-skew F] [--check] [--model ID] [--summarizer PROVIDER:MODEL]
                   [--summarizer-url URL] [--plot FILE.svg]
@@ -19,8 +23,24 @@ Usage:
                   opencode, anthropic-context-editing, ctxkit
   ctxkit simulate --demo
 
+  ctxkit --version    (or -V) prints the version of ctxkit
+  ctxkit --help       (or -h) prints this help
+
 Every command takes --json for machine output. Bad input exits with code 2.
 `;
+
+/**
+ * The version in ctxkit's own package.json, read when asked: the nearest package.json above this file,
+ * which is src/cli/ in the repository and dist/ in the published package (bundled), so no build step
+ * has to copy the number in.
+ */
+export function packageVersion(from: string = fileURLToPath(import.meta.url)): string {
+  for (let folder = dirname(from); ; folder = dirname(folder)) {
+    const manifest = join(folder, 'package.json');
+    if (existsSync(manifest)) return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+    if (dirname(folder) === folder) throw new Error(`no package.json above ${from}`);
+  }
+}
 
 const stringOptions = ['window', 'max-output', 'policy', 'model', 'tools', 'system', 'summarizer', 'summarizer-url', 'trigger-tokens', 'usage-skew', 'plot', 'queries', 'always-loaded'];
 const numericOptions = new Set(['window', 'max-output', 'trigger-tokens', 'usage-skew']);
@@ -32,6 +52,7 @@ const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = 
   ...Object.fromEntries(stringOptions.map((name) => [name, { type: 'string' }])),
   ...Object.fromEntries(booleanOptions.map((name) => [name, { type: 'boolean' }])),
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
 };
 
 const allowed: Record<string, readonly string[]> = {
@@ -59,6 +80,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     const { values, positionals } = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
     const [command, ...files] = positionals;
+    if (values.version && !values.help && command === undefined) {
+      io.stdout(`${packageVersion()}\n`);
+      return 0;
+    }
     if (values.help || command === undefined || command === 'help') {
       io.stdout(help);
       return command === undefined && !values.help ? 2 : 0;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type CliIo, progressBar, table } from './output.ts';
+import { type CliIo, counted, progressBar, table } from './output.ts';
 
 const capture = (isTTY: boolean) => {
   const err: string[] = [];
@@ -45,5 +45,15 @@ describe('progressBar', () => {
     bar.update(5, 10);
     bar.done();
     expect(err).toEqual([]);
+  });
+});
+
+describe('counted', () => {
+  it('puts the noun in the number its count takes, with thousands separators', () => {
+    expect(counted(1, 'message')).toBe('1 message');
+    expect(counted(0, 'message')).toBe('0 messages');
+    expect(counted(12_000, 'token')).toBe('12,000 tokens');
+    expect(counted(1, 'more warning')).toBe('1 more warning');
+    expect(counted(2, 'query', 'queries')).toBe('2 queries');
   });
 });

@@ -9,6 +9,16 @@ export interface CliIo {
 /** A number with thousands separators. */
 export const formatNumber = (value: number) => Math.round(value).toLocaleString('en-US');
 
+/** A noun for a count of things: `token` for 1, `tokens` otherwise (`many` when the plural is not `one` + s). */
+export const noun = (count: number, one: string, many = `${one}s`) => (count === 1 ? one : many);
+
+/**
+ * A count of things as the command prints it, with thousands separators and the noun in the number it takes.
+ * @example counted(1, 'message') // '1 message'
+ * @example counted(12000, 'token') // '12,000 tokens'
+ */
+export const counted = (count: number, one: string, many = `${one}s`) => `${formatNumber(count)} ${noun(count, one, many)}`;
+
 /** A percentage with no decimals. */
 export const formatPercent = (fraction: number) => `${Math.round(fraction * 100)}%`;
 

@@ -54,6 +54,27 @@ describe('ctxkit schema-bench --defer', () => {
     expect(stdout).toMatch(/^8 deferred behind search_tools\s+[\d,]+\s+[89]\d%$/m);
   });
 
+  it('refuses --compact with --defer, --queries or --always-loaded, saying why (decision 0105)', async () => {
+    for (const [option, ...value] of [['--defer'], ['--queries', file('queries.json')], ['--always-loaded', 'weather_forecast']]) {
+      const both = await ctxkit('schema-bench', file('tools.json'), '--compact', option!, ...value);
+      expect(both.code).toBe(2);
+      expect(both.stdout).toBe('');
+      expect(both.stderr).toContain(`schema-bench --compact prints the compacted tools, ${option} measures deferring them: run one at a time`);
+    }
+  });
+
+  it('takes --queries or --always-loaded alone as --defer, as --help says', async () => {
+    for (const args of [
+      ['--queries', file('queries.json')],
+      ['--always-loaded', 'weather_forecast'],
+    ]) {
+      const { code, stdout } = await ctxkit('schema-bench', file('tools.json'), ...args);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^all 8 tools sent\s/m);
+    }
+    expect((await ctxkit('--help')).stdout).toContain('--queries or --always-loaded alone implies --defer; --compact does not combine with them');
+  });
+
   it('keeps --always-loaded tools in the floor and prints retrieval figures for a queries file', async () => {
     const { code, stdout } = await ctxkit('schema-bench', file('tools.json'), '--defer', '--always-loaded', 'weather_forecast', '--queries', file('queries.json'), '--json');
     expect(code).toBe(0);

@@ -2,7 +2,7 @@ import { createToolSearch, type ToolSearch } from '@ctxkit/schema';
 import { deferBench, measureRetrieval, type RetrievalQuery } from '@ctxkit/schema/bench';
 import type { TokenizerPlugin } from '@ctxkit/core';
 import { readJson, UsageError } from './input.ts';
-import { type CliIo, formatNumber, formatPercent, table } from './output.ts';
+import { type CliIo, counted, formatNumber, formatPercent, table } from './output.ts';
 
 /**
  * The request lists of a queries file: an array of `{ query, tools }`, or MetaTool's `{ queries, multiToolQueries }`. Every
@@ -21,7 +21,7 @@ function readQueries(path: string, index: ToolSearch<unknown>, io: CliIo): [stri
         throw new UsageError(`${path}: ${field}[${position}] needs { query: string, tools: string[] } with at least one tool`);
       }
       const unknown = item.tools.find((name) => index.get(name) === undefined);
-      if (unknown !== undefined) throw new UsageError(`${path}: ${field}[${position}] names ${JSON.stringify(unknown)}, which is not among the ${index.size} tools searched`);
+      if (unknown !== undefined) throw new UsageError(`${path}: ${field}[${position}] names ${JSON.stringify(unknown)}, which is not among the ${counted(index.size, 'tool')} searched`);
     });
     return list as RetrievalQuery[];
   };
@@ -68,7 +68,7 @@ export async function schemaBenchDefer(
     `${table(
       ['fixed floor, every step', 'tokens', 'saved'],
       [
-        [`all ${report.tools} tools sent`, formatNumber(report.before), '0%'],
+        [`all ${counted(report.tools, 'tool')} sent`, formatNumber(report.before), '0%'],
         [`${report.deferred} deferred behind search_tools`, formatNumber(report.after), formatPercent(report.savedFraction)],
         ['deferred, the rest compacted', formatNumber(report.afterCompacted), formatPercent(report.before === 0 ? 0 : 1 - report.afterCompacted / report.before)],
       ],
@@ -77,7 +77,7 @@ export async function schemaBenchDefer(
   if (retrieval.length > 0) {
     io.stdout(
       `\n${table(
-        [`tool search over ${tools.length} tools`, 'requests', 'top-1', 'top-5', 'all in top-5'],
+        [`tool search over ${counted(tools.length, 'tool')}`, 'requests', 'top-1', 'top-5', 'all in top-5'],
         retrieval.map((score) => [score.label, formatNumber(score.queries), formatPercent(score.top1), formatPercent(score.topK), formatPercent(score.allInTopK)]),
       )}\n`,
     );

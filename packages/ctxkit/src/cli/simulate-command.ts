@@ -14,7 +14,7 @@ import { defaultTrigger, type SimulationPolicy, type SimulationResult, simulateR
 import { type CommandValues, policyOf, text } from './commands.ts';
 import { maxOutputOption, readTranscript, tokensOption, UsageError, windowsOption } from './input.ts';
 import { nearestPrices } from './nearest-prices.ts';
-import { type CliIo, formatNumber, formatPercent, progressBar, table } from './output.ts';
+import { type CliIo, counted, formatNumber, formatPercent, progressBar, table } from './output.ts';
 import { loadPlotLibraries, type PlotLibraries, retentionPlotSvg } from './plot.ts';
 
 /** A provider's options with the base URL `--summarizer-url` gave, if any. */
@@ -284,7 +284,7 @@ function printProblems(results: readonly Replay[], io: CliIo): void {
   for (const result of results) for (const violation of result.violations) io.stderr(`${basename(result.file)} ${result.policy}: ${violation}\n`);
   for (const result of results) {
     for (const warning of result.warnings.slice(0, 5)) io.stderr(`${basename(result.file)} ${warningLabel(result)}: warning: ${warning}\n`);
-    if (result.warnings.length > 5) io.stderr(`${basename(result.file)} ${warningLabel(result)}: … ${result.warnings.length - 5} more warnings (--json lists up to 20)\n`);
+    if (result.warnings.length > 5) io.stderr(`${basename(result.file)} ${warningLabel(result)}: … ${counted(result.warnings.length - 5, 'more warning')} (--json lists up to 20)\n`);
   }
 }
 
@@ -327,7 +327,7 @@ export async function simulateCommand(files: readonly string[], values: CommandV
   if (silent) {
     const failures = results.reduce((sum, result) => sum + result.summarizerFailures, 0);
     const reason = results.find((result) => result.summarizerError !== undefined)?.summarizerError;
-    io.stderr(`ctxkit: the summarizer ${summarizerName} never answered (${failures} failed calls${reason ? `, the first: ${reason}` : ''}); the figures above use no summary\n`);
+    io.stderr(`ctxkit: the summarizer ${summarizerName} never answered (${counted(failures, 'failed call')}${reason ? `, the first: ${reason}` : ''}); the figures above use no summary\n`);
     return 1;
   }
   return 0;
