@@ -39,6 +39,7 @@ describe('the sixty-first set’s families', () => {
     // A rate limit reached is a burst, and an agent's own tool budget is no provider quota.
     expect(classifyError('Rate limit reached. Please try again in 2s.')).toMatchObject({ kind: 'rate_limit', retryable: true });
     expect(classifyError({ status: 429, body: 'The usage limit has been reached for this minute' })).toMatchObject({ kind: 'rate_limit', retryable: true });
-    expect(classifyError('Tool usage limit reached for this turn').retryable).not.toBe(false);
+    // Since the sixty-third set an agent's own tool budget is no rate limit at all (decision 0064).
+    expect(classifyError('Tool usage limit reached for this turn')).toMatchObject({ kind: 'other' });
   });
 });
