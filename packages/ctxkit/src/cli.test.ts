@@ -99,6 +99,15 @@ describe('ctxkit threshold', () => {
     expect((await ctxkit('threshold', '--window', '9', '--max-output', '1')).code).toBe(0);
   });
 
+  it('answers for the small windows people use, under either policy and with an output budget (review of session seven)', async () => {
+    for (const window of ['512', '2048', '4096'])
+      for (const extra of [[], ['--policy', 'budget'], ['--max-output', String(Number(window) / 2)], ['--policy', 'budget', '--max-output', '256']]) {
+        const { code, stdout, stderr } = await ctxkit('threshold', '--window', window, ...extra, '--json');
+        expect({ window, extra, code, stderr }).toEqual({ window, extra, code: 0, stderr: '' });
+        expect(JSON.parse(stdout).threshold).toBeGreaterThanOrEqual(8);
+      }
+  });
+
   it('exits 2 for an unknown policy or a missing window', async () => {
     const unknown = await ctxkit('threshold', '--window', '1000', '--policy', 'greedy');
     expect(unknown.code).toBe(2);

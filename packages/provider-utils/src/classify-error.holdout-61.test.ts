@@ -42,4 +42,13 @@ describe('the sixty-first set’s families', () => {
     // Since the sixty-third set an agent's own tool budget is no rate limit at all (decision 0064).
     expect(classifyError('Tool usage limit reached for this turn')).toMatchObject({ kind: 'other' });
   });
+
+  it('does not read a machine resource’s usage limit (memory, disk, CPU) as a plan’s allowance (review of session seven)', () => {
+    // Before the sixty-first set these were no rate limit; "has been reached" made them a spent quota the chain moves past.
+    expect(classifyError('The memory usage limit has been reached').kind).toBe('other');
+    expect(classifyError('Disk usage limit has been reached for volume /data').kind).toBe('other');
+    expect(classifyError('CPU usage limit was hit; the sandbox was stopped').kind).toBe('other');
+    // A plan's own usage limit stays a quota.
+    expect(classifyError('Your plan usage limit has been reached')).toMatchObject({ kind: 'rate_limit', retryable: false });
+  });
 });

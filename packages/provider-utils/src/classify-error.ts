@@ -198,8 +198,9 @@ const windowResetStated = /\bresets? (?:in|after)\s+\d/i;
 // A usage limit reached, in any tense ("The usage limit has been reached", Codex under 429): a plan's allowance counted over
 // hours or longer, not a burst. Where its reset is stated, that wait decides, as for a window named by its length. A usage
 // limit counted per minute is a burst, and an agent's own tool, command or step budget no provider's (decision 0064, a
-// sixty-first set).
-const usageLimitReached = /(?<!\b(?:tool|command|function|step|turn|iteration)s? )\busage limit (?:has been |was |is )?(?:reached|hit)\b(?![^.]{0,20}?\b(?:minute|second|min|sec)s?\b)/i;
+// sixty-first set). Nor is a machine resource's ("The memory usage limit has been reached", a sandbox's disk or CPU).
+const usageLimitReached =
+  /(?<!\b(?:tool|command|function|step|turn|iteration|memory|disk|storage|cpu|gpu|vram|ram)s? )\busage limit (?:has been |was |is )?(?:reached|hit)\b(?![^.]{0,20}?\b(?:minute|second|min|sec)s?\b)/i;
 // A token or request limit stated with the period it counts ("Token limit (500,000 per day) exceeded.", a gateway under 500):
 // a rate limit, and a quota where the period is a day or longer. A limit with no period ("Token limit (4096) exceeded") is
 // no rate limit, and neither is a count per request or per turn (decision 0064, a sixtieth set).

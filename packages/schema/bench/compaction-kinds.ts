@@ -61,7 +61,11 @@ function propertyNames(schema: unknown, names: string[]): void {
   if (!isObject(schema)) return;
   for (const [key, value] of Object.entries(schema)) {
     if (data.has(key)) continue;
-    if (key === 'properties' && isObject(value)) for (const [name, sub] of Object.entries(value)) names.push(name), propertyNames(sub, names);
+    if (key === 'properties' && isObject(value))
+      for (const [name, sub] of Object.entries(value)) {
+        names.push(name);
+        propertyNames(sub, names);
+      }
     else propertyNames(value, names);
   }
 }

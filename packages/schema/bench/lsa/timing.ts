@@ -4,17 +4,12 @@
 import { createToolSearch } from '../../src/tool-search.ts';
 import { metaHalf, stressPool } from '../retrieval-pools.ts';
 import { createLsaModel, type LsaOptions } from './lsa-model.ts';
+import { median, timed } from '../timing-rounds.ts';
 
 const options = JSON.parse(process.argv[2] ?? '{"k":128,"weight":0.1}') as LsaOptions;
 const queries = metaHalf('tune')
   .single.slice(0, 100)
   .map((query) => query.query);
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const timed = <T>(run: () => T): [T, number] => {
-  const start = performance.now();
-  const value = run();
-  return [value, performance.now() - start];
-};
 const withLsa = () => {
   const model = createLsaModel(stressPool, options);
   return createToolSearch(stressPool, { semantic: { embed: model.embed, weight: options.weight ?? 1 } });

@@ -4,16 +4,11 @@
 import { createToolSearch } from '../../src/tool-search.ts';
 import { createBefore0101Search } from './before-0101.ts';
 import { metaHalf, schemaTools, stressPool } from '../retrieval-pools.ts';
+import { median, timed } from '../timing-rounds.ts';
 
 const queries = metaHalf('tune')
   .single.slice(0, 100)
   .map((query) => query.query);
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const timed = <T>(run: () => T): [T, number] => {
-  const start = performance.now();
-  const value = run();
-  return [value, performance.now() - start];
-};
 for (const [label, pool] of [
   ['269 corpus tools', schemaTools],
   [`${stressPool.length} stress-pool tools`, stressPool],
