@@ -56,5 +56,7 @@ describe('the sixty-third set’s families', () => {
     // An HTTP client's own timeouts on the provider call stay timeouts.
     expect(classifyError('httpx.PoolTimeout: timed out').kind).toBe('timeout');
     expect(classifyError('Request timed out while acquiring a connection from the HTTP pool').kind).toBe('timeout');
+    // Apache HttpClient's pool holds the connections to the provider (the end-of-session review found it read as `other`).
+    expect(classifyError('org.apache.http.conn.ConnectionPoolTimeoutException: Timeout waiting for connection from pool')).toMatchObject({ kind: 'timeout', retryable: true });
   });
 });
