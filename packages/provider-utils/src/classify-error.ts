@@ -217,8 +217,7 @@ const tokenizerLengthWarning = /\btoken indices sequence length is longer than t
 //   out", PostgreSQL's 57014 "canceling statement due to statement timeout", HikariCP's "Connection is not available, request
 //   timed out"): the caller's store, not the provider, timed out. An HTTP client's own pool ("Timeout waiting for connection
 //   from pool", Apache HttpClient) holds the connections to the provider: that stays a timeout, worth retrying;
-const databaseTimeout =
-  /\bQueuePool limit of size \d+|\bcanceling statement due to (?:statement|lock) timeout\b|\bConnection is not available, request timed out after\b/i;
+const databaseTimeout = /\bQueuePool limit of size \d+|\bcanceling statement due to (?:statement|lock) timeout\b|\bConnection is not available, request timed out after\b/i;
 // - a plan's limit named after a model, with the way out the plan offers (Claude Code: "You've reached your Fable 5 limit.
 //   Switch to another model, or manage usage credits ..."): a rate limit and a spent allowance;
 const planModelLimit = /\b(?:hit|reached) your (?!(?:rate|requests?|concurrency|burst)\b)(?:[\w.-]+ ){1,4}limit\b(?=[^\n]{0,160}?(?:\bswitch to another model\b|\busage credits\b))/i;
