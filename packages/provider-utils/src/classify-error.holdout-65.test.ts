@@ -1,5 +1,5 @@
 import sixtyFifthSet from './__fixtures__/provider-errors-holdout-65.json' with { type: 'json' };
-import { describeHeldOutSet, familiesExcept, type HeldOutEntry } from './__fixtures__/provider-error-entry.ts';
+import { describeHeldOutSet, type HeldOutEntry } from './__fixtures__/provider-error-entry.ts';
 
 const entries = sixtyFifthSet as HeldOutEntry[];
 
