@@ -43,3 +43,14 @@ describe('bare 400 and 413 answers (decision 0031)', () => {
     expect(classifyError({ status: 400, body: '{"error":{"message":"Invalid API key"}}' })).toMatchObject({ kind: 'other', fallback: false });
   });
 });
+
+describe('credits or an allowance used up, in Chinese (decision 0064, a sixty-fifth set)', () => {
+  it('reads credits, points, balance or a free allowance used up as a quota that waiting does not restore', () => {
+    for (const text of ['您的额度已经用完，请充值', '免费次数已用完', '{"error":{"message":"余额已用光","code":40202}}'])
+      expect(classifyError(text), text).toMatchObject({ kind: 'rate_limit', retryable: false });
+  });
+
+  it('leaves memory or a context window used up alone', () => {
+    for (const text of ['内存已耗尽', '上下文已用完，请开启新对话', 'GPU 显存已耗尽']) expect(classifyError(text).kind, text).toBe('other');
+  });
+});
